@@ -1,0 +1,1 @@
+print("bench-archive: not written yet")

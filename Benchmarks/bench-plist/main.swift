@@ -1,0 +1,1 @@
+print("bench-plist: not written yet")

@@ -1,0 +1,47 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Layering (see ARCHITECTURE.md): only Terminal imports CNcursesw; Screens knows nothing of
+// fronts; PropertyList -> KeyedArchive are pure value code with no terminal dependency.
+let package = Package(
+    name: "wonderland",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "wonderland", targets: ["wonderland"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CNcursesw",
+            pkgConfig: "ncursesw",
+            providers: [.apt(["libncursesw5-dev"])]
+        ),
+        .target(name: "Terminal", dependencies: ["CNcursesw"]),
+        .target(name: "PropertyList"),
+        .target(name: "KeyedArchive", dependencies: ["PropertyList"]),
+        .target(name: "Screens", dependencies: ["Terminal"]),
+        .target(name: "WonderlandApp", dependencies: ["Screens", "Terminal"]),
+        .executableTarget(
+            name: "wonderland",
+            dependencies: [
+                "WonderlandApp", "Terminal", "PropertyList", "KeyedArchive",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "bench-plist",
+            dependencies: ["PropertyList"],
+            path: "Benchmarks/bench-plist"
+        ),
+        .executableTarget(
+            name: "bench-archive",
+            dependencies: ["PropertyList", "KeyedArchive"],
+            path: "Benchmarks/bench-archive"
+        ),
+        .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"], resources: [.copy("Crafted")]),
+        .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive", "PropertyList"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,2 @@
+import Screens
+public enum WonderlandAppLayer {}

@@ -1,0 +1,4 @@
+import Testing
+@testable import PropertyList
+
+@Test func uidIsDistinctFromInteger() { #expect(PropertyListValue.uid(0) != .integer(0)) }
