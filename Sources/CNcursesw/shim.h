@@ -13,6 +13,9 @@
 #include <langinfo.h>
 #include <wchar.h>
 #include <ncursesw/curses.h>
+#include <ncursesw/term.h>
+#include <stdio.h>
+#include <string.h>
 
 // Swift 6 rejects ncurses' mutable C globals as unsafe shared state, and cannot see function-like
 // macros; these accessors are the only way the Terminal module reaches them.
@@ -37,5 +40,22 @@ static inline mmask_t wl_button4_pressed(void) { return BUTTON4_PRESSED; }
 static inline mmask_t wl_button5_pressed(void) { return BUTTON5_PRESSED; }
 static inline mmask_t wl_report_mouse_position(void) { return REPORT_MOUSE_POSITION; }
 static inline int wl_ccharw_max(void) { return CCHARW_MAX; }
+
+// True when terminfo knows `name`. setupterm with a status pointer reports an unknown terminal
+// instead of printing and exiting the way initscr would.
+static inline int wl_terminal_is_known(const char *name) {
+    int status = 0;
+    if (setupterm(name, 1, &status) != OK) return 0;
+    del_curterm(cur_term);
+    return 1;
+}
+
+// newterm on the process's own stdin/stdout (C's stdio globals are off limits to Swift 6).
+static inline SCREEN *wl_newterm(const char *name) { return newterm(name, stdout, stdin); }
+
+static inline int wl_codeset_is_utf8(void) {
+    const char *codeset = nl_langinfo(CODESET);
+    return codeset && (strcmp(codeset, "UTF-8") == 0 || strcmp(codeset, "utf8") == 0);
+}
 
 #endif

@@ -1,6 +1,34 @@
-import CNcursesw
+/// What the terminal can show. Decided once at start-up from the locale, terminfo and NO_COLOR.
+public struct TerminalCapabilities: Hashable, Sendable {
+    /// False under NO_COLOR or on a terminal without colours: styles drop their colours.
+    public var colors: Bool
+    /// False in a non-UTF-8 locale: box drawing, braille and other symbols fall back to ASCII.
+    public var unicode: Bool
 
-/// Placeholder until the terminal layer lands (issue 2 in progress).
-public enum TerminalLayer {
-    public static func ncursesVersion() -> String { String(cString: curses_version()) }
+    public init(colors: Bool, unicode: Bool) {
+        self.colors = colors
+        self.unicode = unicode
+    }
+}
+
+/// The narrow surface the rest of the app sees of a terminal: a size, a way to show a whole
+/// frame, a stream of events, and the moves in and out of the shell. The ncurses terminal is
+/// the real one; the headless terminal keeps frames in memory for tests.
+public protocol Terminal: AnyObject {
+    var size: Size { get }
+    var capabilities: TerminalCapabilities { get }
+
+    /// Shows `frame`. `full` asks for a repaint of every cell (after a resize or a resume),
+    /// otherwise only what changed since the last frame may be sent.
+    func present(_ frame: CellBuffer, full: Bool)
+
+    /// The next event, waiting at most `timeout` seconds (nil waits until one arrives).
+    /// Returns nil when the time ran out.
+    func nextEvent(timeout: Double?) -> Event?
+
+    /// Leaves terminal mode and stops the process until it is continued (`fg`), then returns.
+    func suspend()
+
+    /// Gives the terminal back to the shell. Safe to call more than once.
+    func restore()
 }

@@ -1,0 +1,258 @@
+import Terminal
+
+/// Runs the app: owns the root screen and the modals over it, turns terminal events into screen
+/// calls, and draws at most one frame per tick, only when something changed.
+public final class Application {
+    public let terminal: Terminal
+    public let root: Screen
+    /// Below this size the app shows a "terminal too small" message instead of its screens.
+    public var minimumSize = Size(columns: 40, rows: 10)
+    /// How long the loop sleeps when nothing happens (later features poll on this tick).
+    public var tickInterval = 0.5
+    public private(set) var state: ApplicationState = .notRunning
+    public private(set) var terminationReason: TerminationReason?
+    public private(set) var modals: [Screen] = []
+    /// Frames drawn so far; a test can check that an idle event drew nothing.
+    public private(set) var framesRendered = 0
+
+    private var observers: [ObjectIdentifier: ApplicationLifecycleObserver] = [:]
+    private var observerOrder: [ObjectIdentifier] = []
+    private var needsDisplay = true
+    private var needsFullRepaint = true
+
+    public init(terminal: Terminal, root: Screen) {
+        self.terminal = terminal
+        self.root = root
+        root.owner = self
+    }
+
+    public func addLifecycleObserver(_ observer: ApplicationLifecycleObserver) {
+        let id = ObjectIdentifier(observer)
+        if observers.updateValue(observer, forKey: id) == nil { observerOrder.append(id) }
+    }
+
+    private func notify(_ call: (ApplicationLifecycleObserver) -> Void) {
+        for id in observerOrder { if let observer = observers[id] { call(observer) } }
+    }
+
+    // MARK: running
+
+    /// Did-finish-launching, then the root appears and the first frame is drawn.
+    public func launch() {
+        state = .inactive
+        notify { $0.applicationDidFinishLaunching(self) }
+        root.beginAppearing()
+        state = .active
+        render()
+    }
+
+    /// Launches and runs until asked to end. Errors thrown by screens end the loop and reach
+    /// the caller, which restores the terminal before printing them.
+    @discardableResult
+    public func run(exitAfterFirstFrame: Bool = false) throws -> TerminationReason {
+        launch()
+        if exitAfterFirstFrame { terminate(.quit) }
+        let clock = ContinuousClock()
+        var lastFrame = clock.now
+        let frameInterval = Duration.milliseconds(16)
+        while terminationReason == nil {
+            // Drain what is waiting before drawing, but draw at least once per frame interval
+            // so a flood of events (a resize storm) cannot starve the screen.
+            let timeout: Double? = needsDisplay ? 0 : tickInterval
+            if let event = terminal.nextEvent(timeout: timeout) {
+                try dispatch(event)
+                if !(needsDisplay && clock.now - lastFrame > frameInterval) { continue }
+            }
+            if needsDisplay && terminationReason == nil {
+                render()
+                lastFrame = clock.now
+            }
+        }
+        return terminationReason ?? .quit
+    }
+
+    /// Handles every event the terminal has now, then draws once if needed. For tests with a
+    /// headless terminal: nothing waits and nothing sleeps.
+    public func processPendingEvents() throws {
+        while terminationReason == nil, let event = terminal.nextEvent(timeout: 0) {
+            try dispatch(event)
+        }
+        if needsDisplay && terminationReason == nil { render() }
+    }
+
+    public func setNeedsDisplay() { needsDisplay = true }
+
+    /// Ends the loop in order: will-terminate hooks first, while everything still exists.
+    public func terminate(_ reason: TerminationReason) {
+        guard terminationReason == nil else { return }
+        notify { $0.applicationWillTerminate(self, reason: reason) }
+        state = .notRunning
+        terminationReason = reason
+    }
+
+    // MARK: events
+
+    public func dispatch(_ event: Event) throws {
+        switch event {
+        case .resize:
+            needsDisplay = true
+            needsFullRepaint = true
+        case .suspend:
+            enterBackground()
+            terminal.suspend()
+            enterForeground()
+        case .resume:
+            // A stop we did not ask for (SIGSTOP) or the SIGCONT after our own suspend.
+            if state == .background { enterForeground() }
+            needsDisplay = true
+            needsFullRepaint = true
+        case .terminate(let reason):
+            terminate(reason)
+        case .key, .mouse:
+            try dispatchInput(event)
+        }
+    }
+
+    private func enterBackground() {
+        guard state == .active || state == .inactive else { return }
+        state = .background
+        notify { $0.applicationDidEnterBackground(self) }
+    }
+
+    private func enterForeground() {
+        guard state == .background else { return }
+        notify { $0.applicationWillEnterForeground(self) }
+        state = .active
+        needsDisplay = true
+        needsFullRepaint = true
+    }
+
+    private func dispatchInput(_ event: Event) throws {
+        if isTooSmall {
+            if case .key(let key) = event, key == .character("q") || key == .control("c") { terminate(key == .character("q") ? .quit : .interrupt) }
+            return
+        }
+        if let modal = modals.last {
+            // A modal takes every key; only Ctrl-C gets past it.
+            if try !route(event, from: modal), event == .key(.control("c")) { terminate(.interrupt) }
+            needsDisplay = true
+            return
+        }
+        let target: Screen
+        if case .mouse(let mouse) = event {
+            target = hitTest(root, at: mouse.position)
+        } else {
+            target = focusChain.last ?? root
+        }
+        if try route(event, from: target) {
+            needsDisplay = true
+            return
+        }
+        if case .key(let key) = event { try handleGlobal(key) }
+    }
+
+    /// Offers the event to `screen`, then to each ancestor in turn.
+    private func route(_ event: Event, from screen: Screen) throws -> Bool {
+        var current: Screen? = screen
+        while let candidate = current {
+            if try candidate.handle(event) { return true }
+            current = candidate.parent
+        }
+        return false
+    }
+
+    private func hitTest(_ screen: Screen, at point: Point) -> Screen {
+        for child in screen.visibleChildren.reversed() where child.frame.contains(point) {
+            return hitTest(child, at: point)
+        }
+        return screen
+    }
+
+    /// Root first, down to the screen that gets keys first.
+    public var focusChain: [Screen] {
+        var chain = [root]
+        while let next = chain.last?.focusedChild { chain.append(next) }
+        return chain
+    }
+
+    private var acceptsTextInput: Bool {
+        if let modal = modals.last { return modal.acceptsTextInput }
+        return focusChain.contains { $0.acceptsTextInput }
+    }
+
+    // MARK: global keys
+
+    /// Keys that work everywhere unless a screen took them first.
+    public var globalBindings: [KeyBinding] {
+        var bindings = [
+            KeyBinding([.character("?"), .function(1)], label: "?", help: "Help: every key of this screen") { [unowned self] in self.presentHelp() },
+        ]
+        if !acceptsTextInput {
+            bindings.append(KeyBinding(.character("q"), help: "Quit (you come back to this very place)") { [unowned self] in self.terminate(.quit) })
+        }
+        bindings.append(KeyBinding(.control("c"), help: "Quit from anywhere", showsInHintBar: acceptsTextInput) { [unowned self] in self.terminate(.interrupt) })
+        return bindings
+    }
+
+    private func handleGlobal(_ key: Key) throws {
+        for binding in globalBindings where binding.keys.contains(key) {
+            try binding.action(key)
+            needsDisplay = true
+            return
+        }
+    }
+
+    /// The bindings a person can use now: the focused screen's first, then its ancestors'.
+    public var activeBindings: [KeyBinding] {
+        if let modal = modals.last { return modal.keyBindings }
+        return focusChain.reversed().flatMap(\.keyBindings) + globalBindings
+    }
+
+    private func presentHelp() {
+        presentModal(HelpOverlay(bindings: activeBindings, title: focusChain.last?.title ?? "Help"))
+    }
+
+    // MARK: modals
+
+    public func presentModal(_ modal: Screen) {
+        modal.presenter = self
+        modals.append(modal)
+        modal.beginAppearing()
+        needsDisplay = true
+    }
+
+    public func dismissModal(_ modal: Screen) {
+        guard let index = modals.lastIndex(where: { $0 === modal }) else { return }
+        modals.remove(at: index)
+        modal.beginDisappearing()
+        needsDisplay = true
+    }
+
+    // MARK: drawing
+
+    private var isTooSmall: Bool {
+        terminal.size.columns < minimumSize.columns || terminal.size.rows < minimumSize.rows
+    }
+
+    /// Draws one whole frame and hands it to the terminal.
+    public func render() {
+        let size = terminal.size
+        let target = FrameTarget(size: size)
+        let canvas = Canvas(target: target, frame: Rect(size: size), capabilities: terminal.capabilities)
+        if isTooSmall {
+            TooSmallMessage.draw(in: canvas, minimum: minimumSize)
+        } else {
+            let (content, bar) = canvas.bounds.splitBottom(1)
+            root.render(in: canvas.subcanvas(content))
+            if !modals.isEmpty { target.buffer.cursor = nil }
+            for modal in modals { modal.render(in: canvas.subcanvas(content)) }
+            let screenBindings = modals.last.map(\.keyBindings) ?? focusChain.reversed().flatMap(\.keyBindings)
+            HintBar.draw(in: canvas.subcanvas(bar), bindings: screenBindings, pinned: modals.isEmpty ? globalBindings : [],
+                         status: modals.last?.statusText ?? focusChain.last?.statusText)
+        }
+        terminal.present(target.buffer, full: needsFullRepaint)
+        framesRendered += 1
+        needsDisplay = false
+        needsFullRepaint = false
+    }
+}

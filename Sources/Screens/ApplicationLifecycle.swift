@@ -1,0 +1,22 @@
+import Terminal
+
+/// The app's states, after the iOS ones in the seeds: not running, in the foreground (inactive
+/// while launching, then active), in the background after Ctrl-Z.
+public enum ApplicationState: Sendable, Equatable {
+    case notRunning, inactive, active, background
+}
+
+/// Hooks later features use to save and reload: the "dependable exit points" of the seeds.
+public protocol ApplicationLifecycleObserver: AnyObject {
+    func applicationDidFinishLaunching(_ application: Application)
+    func applicationWillEnterForeground(_ application: Application)
+    func applicationDidEnterBackground(_ application: Application)
+    func applicationWillTerminate(_ application: Application, reason: TerminationReason)
+}
+
+extension ApplicationLifecycleObserver {
+    public func applicationDidFinishLaunching(_ application: Application) {}
+    public func applicationWillEnterForeground(_ application: Application) {}
+    public func applicationDidEnterBackground(_ application: Application) {}
+    public func applicationWillTerminate(_ application: Application, reason: TerminationReason) {}
+}

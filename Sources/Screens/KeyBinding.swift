@@ -1,0 +1,57 @@
+import Terminal
+
+/// A key binding, declared once with its own help text, so the hint bar and the help overlay
+/// are derived from the same list the screen reacts to.
+public struct KeyBinding {
+    public var keys: [Key]
+    /// How the keys are shown: "↑↓", "Enter". Derived from the keys when not given.
+    public var label: String
+    public var help: String
+    /// Whether the binding earns a place in the one-line hint bar (all show in the help overlay).
+    public var showsInHintBar: Bool
+    /// Runs with the key that fired, for bindings that cover several keys (1-9, arrows).
+    public var action: (Key) throws -> Void
+
+    public init(_ keys: [Key], label: String? = nil, help: String, showsInHintBar: Bool = true, action: @escaping (Key) throws -> Void) {
+        self.keys = keys
+        self.label = label ?? keys.map(\.displayName).joined(separator: "/")
+        self.help = help
+        self.showsInHintBar = showsInHintBar
+        self.action = action
+    }
+
+    public init(_ keys: [Key], label: String? = nil, help: String, showsInHintBar: Bool = true, action: @escaping () throws -> Void) {
+        self.init(keys, label: label, help: help, showsInHintBar: showsInHintBar) { (_: Key) in try action() }
+    }
+
+    public init(_ key: Key, label: String? = nil, help: String, showsInHintBar: Bool = true, action: @escaping () throws -> Void) {
+        self.init([key], label: label, help: help, showsInHintBar: showsInHintBar, action: action)
+    }
+}
+
+extension Key {
+    /// How a key is written in hints and help.
+    public var displayName: String {
+        switch self {
+        case .character(" "): return "Space"
+        case .character(let c): return String(c)
+        case .up: return "↑"
+        case .down: return "↓"
+        case .left: return "←"
+        case .right: return "→"
+        case .home: return "Home"
+        case .end: return "End"
+        case .pageUp: return "PgUp"
+        case .pageDown: return "PgDn"
+        case .insert: return "Ins"
+        case .delete: return "Del"
+        case .tab: return "Tab"
+        case .backTab: return "S-Tab"
+        case .enter: return "Enter"
+        case .escape: return "Esc"
+        case .backspace: return "Bksp"
+        case .control(let c): return "^" + String(c).uppercased()
+        case .function(let n): return "F\(n)"
+        }
+    }
+}

@@ -1,0 +1,179 @@
+import Terminal
+
+/// One row of a list. `id` identifies the model object, so a selection survives reordering,
+/// filtering and relaunches (the model-association rule of the seeds).
+public struct ListItem: Hashable, Sendable {
+    public var id: String
+    public var title: String
+    public var detail: String?
+
+    public init(id: String, title: String, detail: String? = nil) {
+        self.id = id
+        self.title = title
+        self.detail = detail
+    }
+}
+
+/// What a list remembers: small, a value, and what the restoration engine will save.
+public struct ListState: Hashable, Sendable {
+    public var selectedID: String?
+    public var filter = TextFieldState()
+    public var isEditingFilter = false
+    public var scrollOffset = 0
+    public init() {}
+}
+
+/// A selectable, scrolling list with a filter (`/`, then type). Only the rows on screen are
+/// drawn, so a list of any length costs the same per frame.
+open class ListScreen: Screen {
+    public var items: [ListItem] { didSet { refilter() } }
+    public private(set) var state = ListState()
+    public private(set) var visibleItems: [ListItem] = []
+    public var onActivate: ((ListItem) -> Void)?
+    public var emptyMessage = "Nothing here yet."
+    private var pageHeight = 10
+
+    public init(title: String, items: [ListItem], restorationIdentifier: String? = nil) {
+        self.items = items
+        super.init(title: title, restorationIdentifier: restorationIdentifier)
+        refilter()
+    }
+
+    public var selectedIndex: Int? { visibleItems.firstIndex { $0.id == state.selectedID } }
+    public var selectedItem: ListItem? { selectedIndex.map { visibleItems[$0] } }
+
+    /// Applies saved state; a selected id that no longer exists falls back to the first row.
+    public func apply(_ newState: ListState) {
+        state = newState
+        refilter()
+    }
+
+    public func select(id: String) {
+        state.selectedID = id
+        refilter()
+    }
+
+    private func refilter() {
+        let needle = state.filter.text.lowercased()
+        visibleItems = needle.isEmpty ? items : items.filter {
+            $0.title.lowercased().contains(needle) || ($0.detail?.lowercased().contains(needle) ?? false)
+        }
+        if selectedIndex == nil { state.selectedID = visibleItems.first?.id }
+        setNeedsDisplay()
+    }
+
+    private func move(by delta: Int) {
+        guard !visibleItems.isEmpty else { return }
+        let current = selectedIndex ?? 0
+        state.selectedID = visibleItems[min(max(0, current + delta), visibleItems.count - 1)].id
+    }
+
+    private func activateSelection() {
+        if let item = selectedItem { onActivate?(item) }
+    }
+
+    open override var acceptsTextInput: Bool { state.isEditingFilter }
+
+    open override var statusText: String? {
+        if state.isEditingFilter || !state.filter.isEmpty { return "\(visibleItems.count)/\(items.count)" }
+        return nil
+    }
+
+    open override var keyBindings: [KeyBinding] {
+        var bindings = [
+            KeyBinding([.up, .down], label: "↑↓", help: "Move") { [unowned self] key in self.move(by: key == .up ? -1 : 1) },
+            KeyBinding(.enter, help: "Open") { [unowned self] in
+                self.state.isEditingFilter = false
+                self.activateSelection()
+            },
+        ]
+        if state.isEditingFilter {
+            bindings.append(KeyBinding(.escape, help: "Clear the filter") { [unowned self] in
+                self.state.filter = TextFieldState()
+                self.state.isEditingFilter = false
+                self.refilter()
+            })
+        } else {
+            bindings += [
+                KeyBinding([.character("k"), .character("j")], label: "jk", help: "Move", showsInHintBar: false) { [unowned self] key in
+                    self.move(by: key == .character("k") ? -1 : 1)
+                },
+                KeyBinding(.character("/"), help: "Filter: type to narrow the list") { [unowned self] in self.state.isEditingFilter = true },
+                KeyBinding([.pageUp, .pageDown], label: "PgUp/PgDn", help: "Page up / down", showsInHintBar: false) { [unowned self] key in
+                    self.move(by: key == .pageUp ? -self.pageHeight : self.pageHeight)
+                },
+                KeyBinding([.home, .character("g")], label: "Home", help: "First row", showsInHintBar: false) { [unowned self] in self.move(by: -self.visibleItems.count) },
+                KeyBinding([.end, .character("G")], label: "End", help: "Last row", showsInHintBar: false) { [unowned self] in self.move(by: self.visibleItems.count) },
+            ]
+            if !state.filter.isEmpty {
+                bindings.append(KeyBinding(.escape, help: "Clear the filter") { [unowned self] in
+                    self.state.filter = TextFieldState()
+                    self.refilter()
+                })
+            }
+        }
+        return bindings
+    }
+
+    open override func handle(_ event: Event) throws -> Bool {
+        switch event {
+        case .key(let key) where state.isEditingFilter && key != .enter && key != .escape && key != .up && key != .down:
+            guard state.filter.apply(key) else { return try super.handle(event) }
+            refilter()
+            return true
+        case .mouse(let mouse):
+            return handleMouse(mouse)
+        default:
+            return try super.handle(event)
+        }
+    }
+
+    private func handleMouse(_ mouse: MouseEvent) -> Bool {
+        switch mouse.kind {
+        case .wheelUp: move(by: -3)
+        case .wheelDown: move(by: 3)
+        case .press:
+            let row = mouse.position.y - frame.y - listTop + state.scrollOffset
+            guard row >= 0, row < visibleItems.count, mouse.position.y - frame.y >= listTop else { return true }
+            if visibleItems[row].id == state.selectedID { activateSelection() } else { state.selectedID = visibleItems[row].id }
+        default: return false
+        }
+        return true
+    }
+
+    private var listTop: Int { (state.isEditingFilter || !state.filter.isEmpty) ? 1 : 0 }
+
+    open override func draw(in canvas: Canvas) {
+        if listTop == 1 {
+            canvas.write("/", x: 1, y: 0, style: .bold)
+            state.filter.draw(in: canvas, x: 3, y: 0, width: max(0, canvas.width - 4), style: .underline, focused: state.isEditingFilter)
+        }
+        let rows = canvas.subcanvas(Rect(x: 0, y: listTop, width: canvas.width, height: canvas.height - listTop))
+        pageHeight = max(1, rows.height - 1)
+        guard !visibleItems.isEmpty else {
+            let message = state.filter.isEmpty ? emptyMessage : "No match for “\(state.filter.text)”."
+            rows.write(message, x: 2, y: 0, style: .dim)
+            return
+        }
+        let selected = selectedIndex ?? 0
+        if selected < state.scrollOffset { state.scrollOffset = selected }
+        if selected >= state.scrollOffset + rows.height { state.scrollOffset = selected - rows.height + 1 }
+        state.scrollOffset = max(0, min(state.scrollOffset, visibleItems.count - rows.height))
+        for row in 0..<min(rows.height, visibleItems.count - state.scrollOffset) {
+            let index = state.scrollOffset + row
+            drawRow(visibleItems[index], in: rows.subcanvas(Rect(x: 0, y: row, width: rows.width, height: 1)), selected: index == selected)
+        }
+    }
+
+    private func drawRow(_ item: ListItem, in canvas: Canvas, selected: Bool) {
+        let base = selected ? Style(bold: true, reverse: true) : Style.plain
+        canvas.fill(style: base)
+        let marker = selected ? "▸ " : "  "
+        let used = canvas.write(marker + DisplayWidth.truncate(item.title, to: max(0, canvas.width - 3)), x: 0, y: 0, style: base)
+        if let detail = item.detail, canvas.width - used > 6 {
+            var style = base
+            style.dim = !selected
+            canvas.write("  " + DisplayWidth.truncate(detail, to: canvas.width - used - 3), x: used, y: 0, style: style)
+        }
+    }
+}

@@ -1,0 +1,142 @@
+import Terminal
+
+/// A screen presented over everything, ending with a typed result handed to `completion`.
+open class ModalScreen<Result>: Screen {
+    public var completion: ((Result) -> Void)?
+    /// The message under the title, wrapped to the box.
+    public var message: String
+
+    public init(title: String, message: String, restorationIdentifier: String? = nil, completion: ((Result) -> Void)? = nil) {
+        self.message = message
+        self.completion = completion
+        super.init(title: title, restorationIdentifier: restorationIdentifier)
+    }
+
+    /// Dismisses the modal and delivers its result.
+    public func finish(_ result: Result) {
+        application?.dismissModal(self)
+        completion?(result)
+    }
+
+    /// Rows the content below the message needs (a text field, buttons).
+    open var extraRows: Int { 1 }
+
+    open override func draw(in canvas: Canvas) {
+        let width = min(canvas.width, max(30, min(60, DisplayWidth.of(message) + 4, canvas.width)))
+        let wrapped = DisplayWidth.wrap(message, to: max(1, width - 4))
+        let height = min(canvas.height, wrapped.count + extraRows + 4)
+        let box = canvas.subcanvas(canvas.bounds.centered(width: width, height: height))
+        box.fill()
+        box.drawBox(style: .bold)
+        box.write(" " + DisplayWidth.truncate(title, to: max(0, width - 6)) + " ", x: 2, y: 0, style: .bold)
+        for (row, line) in wrapped.enumerated() where row + 1 < height - 1 {
+            box.write(line, x: 2, y: row + 1)
+        }
+        drawControls(in: box.subcanvas(Rect(x: 2, y: wrapped.count + 2, width: width - 4, height: extraRows)))
+    }
+
+    /// Draws the text field or the buttons, below the message.
+    open func drawControls(in canvas: Canvas) {}
+}
+
+/// A message and one button.
+public final class Alert: ModalScreen<Void> {
+    public override var keyBindings: [KeyBinding] {
+        [KeyBinding([.enter, .escape, .character(" ")], label: "Enter", help: "Close") { [unowned self] in self.finish(()) }]
+    }
+    public override func drawControls(in canvas: Canvas) {
+        canvas.write("[ OK ]", x: max(0, (canvas.width - 6) / 2), y: 0, style: .reverse)
+    }
+}
+
+/// A yes-or-no question. Enter takes the highlighted answer; y and n answer directly.
+public final class Confirm: ModalScreen<Bool> {
+    public var yesTitle = "Yes"
+    public var noTitle = "No"
+    public private(set) var highlightsYes = true
+
+    public override var keyBindings: [KeyBinding] {
+        [
+            KeyBinding(.character("y"), help: yesTitle) { [unowned self] in self.finish(true) },
+            KeyBinding(.character("n"), help: noTitle) { [unowned self] in self.finish(false) },
+            KeyBinding([.left, .right, .tab, .backTab], label: "←→", help: "Choose") { [unowned self] in self.highlightsYes.toggle() },
+            KeyBinding(.enter, help: "Answer") { [unowned self] in self.finish(self.highlightsYes) },
+            KeyBinding(.escape, help: "Cancel (same as No)") { [unowned self] in self.finish(false) },
+        ]
+    }
+
+    public override func drawControls(in canvas: Canvas) {
+        let yes = "[ \(yesTitle) ]", no = "[ \(noTitle) ]"
+        let total = DisplayWidth.of(yes) + 2 + DisplayWidth.of(no)
+        let x = max(0, (canvas.width - total) / 2)
+        let after = canvas.write(yes, x: x, y: 0, style: highlightsYes ? .reverse : .plain)
+        canvas.write(no, x: x + after + 2, y: 0, style: highlightsYes ? .plain : .reverse)
+    }
+
+    public override func handle(_ event: Event) throws -> Bool {
+        if case .mouse(let mouse) = event, mouse.kind == .press { return true }
+        return try super.handle(event)
+    }
+}
+
+/// Asks for a line of text. The result is nil when cancelled with Esc.
+public final class Prompt: ModalScreen<String?> {
+    public var field: TextFieldState
+
+    public init(title: String, message: String, text: String = "", restorationIdentifier: String? = nil, completion: ((String?) -> Void)? = nil) {
+        field = TextFieldState(text)
+        super.init(title: title, message: message, restorationIdentifier: restorationIdentifier, completion: completion)
+    }
+
+    public override var acceptsTextInput: Bool { true }
+
+    public override var keyBindings: [KeyBinding] {
+        [
+            KeyBinding(.enter, help: "OK") { [unowned self] in self.finish(self.field.text) },
+            KeyBinding(.escape, help: "Cancel") { [unowned self] in self.finish(nil) },
+        ]
+    }
+
+    public override func handle(_ event: Event) throws -> Bool {
+        if case .key(let key) = event, key != .enter, key != .escape, field.apply(key) { return true }
+        return try super.handle(event) || event.isKey  // a prompt swallows every other key
+    }
+
+    public override func drawControls(in canvas: Canvas) {
+        field.draw(in: canvas, x: 0, y: 0, width: canvas.width)
+    }
+}
+
+/// Every key of the focused screen and its containers, with its help: what `?` shows.
+final class HelpOverlay: ModalScreen<Void> {
+    let bindings: [KeyBinding]
+
+    init(bindings: [KeyBinding], title: String) {
+        self.bindings = bindings
+        super.init(title: "Keys: " + title, message: "")
+    }
+
+    override var keyBindings: [KeyBinding] {
+        [KeyBinding([.escape, .enter, .character("?"), .character("q")], label: "Esc", help: "Close help") { [unowned self] in self.finish(()) }]
+    }
+
+    override func draw(in canvas: Canvas) {
+        var seen = Set<String>()
+        let rows = bindings.filter { seen.insert($0.label + $0.help).inserted }
+        let labelWidth = min(14, rows.map { DisplayWidth.of($0.label) }.max() ?? 0)
+        let width = min(canvas.width, 64)
+        let height = min(canvas.height, rows.count + 4)
+        let box = canvas.subcanvas(canvas.bounds.centered(width: width, height: height))
+        box.fill()
+        box.drawBox(style: .bold)
+        box.write(" " + DisplayWidth.truncate(title, to: max(0, width - 6)) + " ", x: 2, y: 0, style: .bold)
+        for (row, binding) in rows.enumerated() where row + 2 < height - 1 {
+            box.write(DisplayWidth.pad(binding.label, to: labelWidth), x: 2, y: row + 2, style: .bold)
+            box.write(DisplayWidth.truncate(binding.help, to: max(0, width - labelWidth - 6)), x: labelWidth + 4, y: row + 2)
+        }
+    }
+}
+
+extension Event {
+    var isKey: Bool { if case .key = self { return true } else { return false } }
+}

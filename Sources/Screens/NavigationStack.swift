@@ -1,0 +1,69 @@
+import Terminal
+
+/// A stack of screens, the top one shown under a title path ("Characters › Alice").
+/// Esc, Backspace and ← go back, when the top screen does not use those keys itself.
+open class NavigationStack: Screen {
+    public private(set) var stack: [Screen]
+
+    public init(root: Screen, restorationIdentifier: String? = nil) {
+        stack = [root]
+        super.init(title: root.title, restorationIdentifier: restorationIdentifier)
+        adopt(root)
+    }
+
+    public var topScreen: Screen { stack[stack.count - 1] }
+    open override var children: [Screen] { stack }
+    open override var visibleChildren: [Screen] { [topScreen] }
+
+    public func push(_ screen: Screen) {
+        adopt(screen)
+        if isVisible { topScreen.beginDisappearing() }
+        stack.append(screen)
+        if isVisible { screen.beginAppearing() }
+        setNeedsDisplay()
+    }
+
+    @discardableResult
+    public func pop() -> Screen? {
+        guard stack.count > 1 else { return nil }
+        let leaving = stack.removeLast()
+        if isVisible {
+            leaving.beginDisappearing()
+            topScreen.beginAppearing()
+        }
+        disown(leaving)
+        setNeedsDisplay()
+        return leaving
+    }
+
+    /// Replaces the whole stack (the restoration engine rebuilds stacks this way).
+    public func setStack(_ screens: [Screen]) {
+        guard !screens.isEmpty else { return }
+        if isVisible { topScreen.beginDisappearing() }
+        for old in stack where !screens.contains(where: { $0 === old }) { disown(old) }
+        stack = screens
+        for screen in screens { adopt(screen) }
+        if isVisible { topScreen.beginAppearing() }
+        setNeedsDisplay()
+    }
+
+    open override var keyBindings: [KeyBinding] {
+        guard stack.count > 1 else { return [] }
+        return [KeyBinding([.escape, .backspace, .left], label: "Esc", help: "Back to \(stack[stack.count - 2].title)") { [unowned self] in self.pop() }]
+    }
+
+    open override func draw(in canvas: Canvas) {
+        let (header, content) = canvas.bounds.splitTop(1)
+        let path = stack.map(\.title).joined(separator: " › ")
+        canvas.subcanvas(header).write(" " + DisplayWidth.truncate(path, to: max(0, canvas.width - 2)), x: 0, y: 0, style: .bold)
+        topScreen.render(in: canvas.subcanvas(content))
+    }
+
+    open override func handle(_ event: Event) throws -> Bool {
+        if case .mouse(let mouse) = event, mouse.kind == .press, mouse.position.y == frame.y, stack.count > 1 {
+            pop()  // a click on the title path goes back
+            return true
+        }
+        return try super.handle(event)
+    }
+}

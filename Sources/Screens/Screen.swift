@@ -1,0 +1,122 @@
+import Terminal
+
+/// A view-controller-like object: it owns a piece of state, draws it into the region it is
+/// given, and handles events, passing what it does not handle to its parent.
+///
+/// Lifecycle, as in UIKit: `viewDidLoad` once before the first appearance, then
+/// `viewWillAppear` / `viewDidAppear` and `viewWillDisappear` / `viewDidDisappear` each time a
+/// container shows or hides it.
+open class Screen {
+    open var title: String
+    /// The name the restoration engine saves this screen under; nil means it is not preserved.
+    public var restorationIdentifier: String?
+    public private(set) weak var parent: Screen?
+    /// Set while presented as a modal: the screen it was presented from.
+    weak var presenter: Application?
+    public private(set) var isViewLoaded = false
+    public private(set) var isVisible = false
+    /// Where the screen was last drawn, in frame coordinates (mouse events are routed by it).
+    public internal(set) var frame = Rect(x: 0, y: 0, width: 0, height: 0)
+
+    public init(title: String, restorationIdentifier: String? = nil) {
+        self.title = title
+        self.restorationIdentifier = restorationIdentifier
+    }
+
+    // MARK: containment
+
+    /// Every child screen, shown or not (the restoration engine walks these).
+    open var children: [Screen] { [] }
+    /// The children on screen now: the selected tab, the top of a navigation stack.
+    open var visibleChildren: [Screen] { [] }
+    /// The child that receives key events first.
+    open var focusedChild: Screen? { visibleChildren.last }
+
+    /// Containers call this when a screen becomes their child.
+    public func adopt(_ child: Screen) { child.parent = self }
+    public func disown(_ child: Screen) { if child.parent === self { child.parent = nil } }
+
+    /// The application this screen belongs to, found through its ancestors.
+    public var application: Application? {
+        var screen: Screen? = self
+        while let current = screen {
+            if let app = current.owner ?? current.presenter { return app }
+            screen = current.parent
+        }
+        return nil
+    }
+    weak var owner: Application?
+
+    // MARK: lifecycle
+
+    open func viewDidLoad() {}
+    open func viewWillAppear() {}
+    open func viewDidAppear() {}
+    open func viewWillDisappear() {}
+    open func viewDidDisappear() {}
+
+    public func loadViewIfNeeded() {
+        guard !isViewLoaded else { return }
+        isViewLoaded = true
+        viewDidLoad()
+    }
+
+    /// Runs the appearance callbacks for this screen and the children it shows.
+    public func beginAppearing() {
+        guard !isVisible else { return }
+        loadViewIfNeeded()
+        viewWillAppear()
+        isVisible = true
+        for child in visibleChildren { child.beginAppearing() }
+        viewDidAppear()
+    }
+
+    public func beginDisappearing() {
+        guard isVisible else { return }
+        viewWillDisappear()
+        for child in visibleChildren { child.beginDisappearing() }
+        isVisible = false
+        viewDidDisappear()
+    }
+
+    // MARK: drawing and events
+
+    /// Draws the screen into `canvas`. Containers draw their children through `render`.
+    open func draw(in canvas: Canvas) {}
+
+    /// Draws `self` into `canvas`, remembering where, for mouse routing.
+    public func render(in canvas: Canvas) {
+        frame = canvas.frame
+        draw(in: canvas)
+    }
+
+    /// Keys this screen answers to, with their help. The default `handle` runs them.
+    open var keyBindings: [KeyBinding] { [] }
+
+    /// True while a text field of this screen has focus: printable keys are text then, so
+    /// single-letter commands such as `q` are not taken.
+    open var acceptsTextInput: Bool { false }
+
+    /// A short status shown at the right of the hint bar (a filter being typed, a position).
+    open var statusText: String? { nil }
+
+    /// Handles a key or mouse event. Returns false to let the parent try.
+    open func handle(_ event: Event) throws -> Bool {
+        guard case .key(let key) = event else { return false }
+        for binding in keyBindings where binding.keys.contains(key) {
+            try binding.action(key)
+            return true
+        }
+        return false
+    }
+
+    /// Asks for a new frame: the app redraws once, at the end of the current tick.
+    public func setNeedsDisplay() { application?.setNeedsDisplay() }
+
+    // MARK: modals
+
+    /// Presents a modal over the whole app; it takes every event until dismissed.
+    public func present(_ modal: Screen) {
+        application?.presentModal(modal)
+    }
+}

@@ -1,0 +1,73 @@
+import Terminal
+
+/// A tab bar over one child screen at a time. Switch with 1…9, Tab / Shift-Tab, or a click on a
+/// tab's name.
+open class TabScreen: Screen {
+    public let tabs: [Screen]
+    public private(set) var selectedIndex = 0
+    /// Column ranges of the tab names in the last frame, for mouse clicks.
+    private var tabHitRanges: [Range<Int>] = []
+
+    public init(title: String, tabs: [Screen], restorationIdentifier: String? = nil) {
+        precondition(!tabs.isEmpty, "a tab screen needs at least one tab")
+        self.tabs = tabs
+        super.init(title: title, restorationIdentifier: restorationIdentifier)
+        for tab in tabs { adopt(tab) }
+    }
+
+    public var selectedTab: Screen { tabs[selectedIndex] }
+    open override var children: [Screen] { tabs }
+    open override var visibleChildren: [Screen] { [selectedTab] }
+
+    /// Shows another tab, with the disappear / appear calls a container owes its children.
+    public func select(_ index: Int) {
+        guard tabs.indices.contains(index), index != selectedIndex else { return }
+        if isVisible { tabs[selectedIndex].beginDisappearing() }
+        selectedIndex = index
+        if isVisible { tabs[selectedIndex].beginAppearing() }
+        setNeedsDisplay()
+    }
+
+    open override var keyBindings: [KeyBinding] {
+        let numbers = tabs.indices.prefix(9).map { Key.character(Character(String($0 + 1))) }
+        return [
+            KeyBinding(numbers, label: "1-\(numbers.count)", help: "Go to a tab: " + tabs.map(\.title).joined(separator: ", ")) { [unowned self] key in
+                if case .character(let c) = key, let digit = c.wholeNumberValue { self.select(digit - 1) }
+            },
+            KeyBinding(.tab, help: "Next tab") { [unowned self] in self.select((self.selectedIndex + 1) % self.tabs.count) },
+            KeyBinding(.backTab, help: "Previous tab", showsInHintBar: false) { [unowned self] in
+                self.select((self.selectedIndex + self.tabs.count - 1) % self.tabs.count)
+            },
+        ]
+    }
+
+    open override func handle(_ event: Event) throws -> Bool {
+        if case .mouse(let mouse) = event, mouse.kind == .press, mouse.position.y == frame.y {
+            let column = mouse.position.x - frame.x
+            if let index = tabHitRanges.firstIndex(where: { $0.contains(column) }) { select(index) }
+            return true
+        }
+        return try super.handle(event)
+    }
+
+    open override func draw(in canvas: Canvas) {
+        let (bar, content) = canvas.bounds.splitTop(1)
+        drawTabBar(in: canvas.subcanvas(bar))
+        selectedTab.render(in: canvas.subcanvas(content))
+    }
+
+    private func drawTabBar(in canvas: Canvas) {
+        canvas.fill(style: Style(background: .blue, underline: !canvas.capabilities.colors))
+        tabHitRanges = []
+        var x = 1
+        for (index, tab) in tabs.enumerated() {
+            let label = " \(index + 1) \(tab.title) "
+            let selected = index == selectedIndex
+            let style = selected ? Style(foreground: .black, background: .white, bold: true, reverse: !canvas.capabilities.colors)
+                                 : Style(foreground: .white, background: .blue)
+            let width = canvas.write(label, x: x, y: 0, style: style)
+            tabHitRanges.append(x..<(x + width))
+            x += width + 1
+        }
+    }
+}

@@ -1,0 +1,75 @@
+import Terminal
+
+/// A multi-line text and its cursor, counted in grapheme clusters. A value type: the notes
+/// editor's unsaved draft is exactly this, saved as it is.
+public struct TextEditorState: Hashable, Sendable {
+    public private(set) var lines: [[Character]]
+    public private(set) var line: Int
+    public private(set) var column: Int
+
+    public init(text: String = "", line: Int = 0, column: Int = 0) {
+        lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0) }
+        if lines.isEmpty { lines = [[]] }
+        self.line = min(max(0, line), lines.count - 1)
+        self.column = min(max(0, column), lines[self.line].count)
+    }
+
+    public var text: String { lines.map { String($0) }.joined(separator: "\n") }
+
+    public mutating func insert(_ character: Character) {
+        if character.isNewline { return insertNewline() }
+        lines[line].insert(character, at: column)
+        column += 1
+    }
+
+    public mutating func insert(_ string: String) { for character in string { insert(character) } }
+
+    public mutating func insertNewline() {
+        let rest = Array(lines[line][column...])
+        lines[line].removeSubrange(column...)
+        lines.insert(rest, at: line + 1)
+        line += 1
+        column = 0
+    }
+
+    public mutating func deleteBackward() {
+        if column > 0 {
+            lines[line].remove(at: column - 1)
+            column -= 1
+        } else if line > 0 {
+            let joined = lines.remove(at: line)
+            line -= 1
+            column = lines[line].count
+            lines[line] += joined
+        }
+    }
+
+    public mutating func deleteForward() {
+        if column < lines[line].count {
+            lines[line].remove(at: column)
+        } else if line + 1 < lines.count {
+            lines[line] += lines.remove(at: line + 1)
+        }
+    }
+
+    public mutating func moveLeft() {
+        if column > 0 { column -= 1 } else if line > 0 { line -= 1; column = lines[line].count }
+    }
+
+    public mutating func moveRight() {
+        if column < lines[line].count { column += 1 } else if line + 1 < lines.count { line += 1; column = 0 }
+    }
+
+    public mutating func moveToLineStart() { column = 0 }
+    public mutating func moveToLineEnd() { column = lines[line].count }
+
+    public mutating func moveTo(line newLine: Int, column newColumn: Int) {
+        line = min(max(0, newLine), lines.count - 1)
+        column = min(max(0, newColumn), lines[line].count)
+    }
+
+    /// Removes from the cursor to the end of the line, or the line break when already there.
+    public mutating func killToLineEnd() {
+        if column < lines[line].count { lines[line].removeSubrange(column...) } else { deleteForward() }
+    }
+}

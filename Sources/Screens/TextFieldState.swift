@@ -1,0 +1,57 @@
+import Terminal
+
+/// A one-line text field's state: the text and a cursor counted in grapheme clusters.
+/// A value type, so a screen can save it as it is (a half-typed prompt, a list filter).
+public struct TextFieldState: Hashable, Sendable {
+    public private(set) var characters: [Character]
+    public private(set) var cursor: Int
+
+    public init(_ text: String = "", cursor: Int? = nil) {
+        characters = Array(text)
+        self.cursor = min(max(0, cursor ?? characters.count), characters.count)
+    }
+
+    public var text: String { String(characters) }
+    public var isEmpty: Bool { characters.isEmpty }
+
+    /// Applies an editing key. Returns false for keys a text field does not use (Enter, Esc,
+    /// arrows up and down), so the screen holding it can act on them.
+    public mutating func apply(_ key: Key) -> Bool {
+        switch key {
+        case .character(let c):
+            characters.insert(c, at: cursor)
+            cursor += 1
+        case .backspace, .control("h"):
+            guard cursor > 0 else { return true }
+            characters.remove(at: cursor - 1)
+            cursor -= 1
+        case .delete, .control("d"):
+            if cursor < characters.count { characters.remove(at: cursor) }
+        case .left, .control("b"): cursor = max(0, cursor - 1)
+        case .right, .control("f"): cursor = min(characters.count, cursor + 1)
+        case .home, .control("a"): cursor = 0
+        case .end, .control("e"): cursor = characters.count
+        case .control("u"):
+            characters.removeFirst(cursor)
+            cursor = 0
+        case .control("k"): characters.removeLast(characters.count - cursor)
+        default: return false
+        }
+        return true
+    }
+
+    /// Draws the field in `width` columns, scrolled so the cursor shows, and places the cursor.
+    public func draw(in canvas: Canvas, x: Int, y: Int, width: Int, style: Style = .underline, focused: Bool = true) {
+        guard width > 0 else { return }
+        // Scroll: the slice starts late enough that everything up to the cursor fits.
+        var start = 0
+        var widthToCursor = characters[0..<cursor].reduce(0) { $0 + DisplayWidth.of($1) }
+        while widthToCursor >= width && start < cursor {
+            widthToCursor -= DisplayWidth.of(characters[start])
+            start += 1
+        }
+        let visible = String(characters[start...])
+        canvas.write(DisplayWidth.pad(DisplayWidth.truncate(visible, to: width, ellipsis: ""), to: width), x: x, y: y, style: style)
+        if focused { canvas.placeCursor(x: x + widthToCursor, y: y) }
+    }
+}

@@ -1,0 +1,116 @@
+/// One terminal cell: a grapheme cluster and its style. The right half of a two-column character
+/// is a continuation cell, so that the grid stays a plain rectangle.
+public struct Cell: Hashable, Sendable {
+    public var text: String
+    public var style: Style
+    public var isContinuation: Bool
+
+    public init(_ text: String = " ", style: Style = .plain, isContinuation: Bool = false) {
+        self.text = text
+        self.style = style
+        self.isContinuation = isContinuation
+    }
+
+    public static let blank = Cell()
+}
+
+/// A frame: the whole screen as cells. Screens draw into it; a terminal presents it.
+/// Tests read it back as plain text rows (and styles separately).
+public struct CellBuffer: Hashable, Sendable {
+    public private(set) var size: Size
+    public private(set) var cells: [Cell]
+    /// Where the terminal's cursor shows, if anywhere (a text field with focus sets it).
+    public var cursor: Point?
+
+    public init(size: Size) {
+        self.size = size
+        self.cells = Array(repeating: .blank, count: max(0, size.columns * size.rows))
+    }
+
+    public var bounds: Rect { Rect(size: size) }
+
+    public subscript(x: Int, y: Int) -> Cell {
+        get { cells[y * size.columns + x] }
+        set { cells[y * size.columns + x] = newValue }
+    }
+
+    /// Writes `text` starting at `point`, never outside `clip` (the whole buffer by default).
+    /// Returns the number of columns advanced. Control characters are shown as `�` so that no
+    /// byte from a file can move the real terminal's cursor.
+    @discardableResult
+    public mutating func write(_ text: String, at point: Point, style: Style = .plain, clip: Rect? = nil) -> Int {
+        let area = (clip ?? bounds).intersection(bounds)
+        guard point.y >= area.y, point.y < area.maxY else { return 0 }
+        var x = point.x
+        for character in text {
+            var grapheme = String(character)
+            var width = DisplayWidth.of(character)
+            if width == 0 {
+                if let scalar = character.unicodeScalars.first, scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) {
+                    grapheme = "\u{FFFD}"
+                    width = 1
+                } else {
+                    attachToPreviousCell(grapheme, before: x, y: point.y, area: area)
+                    continue
+                }
+            }
+            if x >= area.maxX { break }
+            if x >= area.x {
+                if width == 2 && x + 1 >= area.maxX {
+                    put(Cell(" ", style: style), x: x, y: point.y)  // half a wide character would not show
+                } else {
+                    put(Cell(grapheme, style: style), x: x, y: point.y)
+                    if width == 2 { put(Cell("", style: style, isContinuation: true), x: x + 1, y: point.y) }
+                }
+            }
+            x += width
+        }
+        return x - point.x
+    }
+
+    /// Fills a rectangle with one character (a space by default) in a style.
+    public mutating func fill(_ rect: Rect, with character: Character = " ", style: Style = .plain) {
+        let area = rect.intersection(bounds)
+        guard !area.isEmpty else { return }
+        let line = String(repeating: character, count: area.width / max(1, DisplayWidth.of(character)))
+        for y in area.y..<area.maxY { write(line, at: Point(x: area.x, y: y), style: style, clip: area) }
+    }
+
+    /// Changes the style of cells already drawn, keeping their text (selection bars, cursors).
+    public mutating func restyle(_ rect: Rect, _ change: (inout Style) -> Void) {
+        let area = rect.intersection(bounds)
+        guard !area.isEmpty else { return }
+        for y in area.y..<area.maxY {
+            for x in area.x..<area.maxX { change(&cells[y * size.columns + x].style) }
+        }
+    }
+
+    /// One row as plain text, wide characters once, trailing spaces kept.
+    public func text(row y: Int) -> String {
+        var line = ""
+        for x in 0..<size.columns where !self[x, y].isContinuation { line += self[x, y].text }
+        return line
+    }
+
+    /// All rows as plain text with trailing spaces removed: what a person reads off the screen.
+    public var lines: [String] { (0..<size.rows).map { text(row: $0).trimmingTrailingSpaces() } }
+
+    /// Keeps the grid consistent when a write lands on half of a wide character.
+    private mutating func put(_ cell: Cell, x: Int, y: Int) {
+        let index = y * size.columns + x
+        if cells[index].isContinuation && x > 0 && !cell.isContinuation {
+            cells[index - 1] = Cell(" ", style: cells[index - 1].style)
+        }
+        if !cells[index].isContinuation && x + 1 < size.columns && cells[index + 1].isContinuation {
+            cells[index + 1] = Cell(" ", style: cells[index + 1].style)
+        }
+        cells[index] = cell
+    }
+
+    private mutating func attachToPreviousCell(_ mark: String, before x: Int, y: Int, area: Rect) {
+        var target = x - 1
+        while target >= area.x && target < area.maxX && self[target, y].isContinuation { target -= 1 }
+        guard target >= area.x, target < area.maxX else { return }
+        self[target, y].text += mark
+    }
+}

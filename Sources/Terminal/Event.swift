@@ -1,0 +1,48 @@
+/// A key press, decoded from whatever bytes the terminal sent.
+public enum Key: Hashable, Sendable {
+    case character(Character)
+    case up, down, left, right
+    case home, end, pageUp, pageDown, insert, delete
+    case tab, backTab, enter, escape, backspace
+    /// Ctrl plus a letter, given in lower case: `.control("a")` is Ctrl-A.
+    case control(Character)
+    case function(Int)
+}
+
+public struct MouseEvent: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable {
+        case press, release, drag, wheelUp, wheelDown
+    }
+    public enum Button: Hashable, Sendable { case left, middle, right, none }
+
+    public var kind: Kind
+    public var button: Button
+    public var position: Point
+
+    public init(_ kind: Kind, button: Button = .left, at position: Point) {
+        self.kind = kind
+        self.button = button
+        self.position = position
+    }
+}
+
+/// Why the app is asked to end. Each maps to a signal, except `.quit`, which the user asks for.
+public enum TerminationReason: Hashable, Sendable {
+    case quit
+    case interrupt   // SIGINT, Ctrl-C
+    case terminate   // SIGTERM
+    case hangup      // SIGHUP: the terminal went away
+}
+
+/// Everything the run loop reacts to. Signals arrive here too, as plain events: the signal
+/// handlers only set flags, and the terminal turns the flags into events in its own time.
+public enum Event: Hashable, Sendable {
+    case key(Key)
+    case mouse(MouseEvent)
+    case resize(Size)
+    /// Ctrl-Z or SIGTSTP: go to the background.
+    case suspend
+    /// SIGCONT after a stop (`fg`): come back to the foreground.
+    case resume
+    case terminate(TerminationReason)
+}

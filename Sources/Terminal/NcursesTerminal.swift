@@ -1,0 +1,211 @@
+import CNcursesw
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real terminal, through ncursesw's wide-character API. The only type that talks to curses.
+public final class NcursesTerminal: Terminal {
+    public private(set) var size: Size
+    public let capabilities: TerminalCapabilities
+    private let screen: OpaquePointer
+    private let window: UnsafeMutablePointer<WINDOW>
+    private var shown: CellBuffer?
+    private var colorPairs = ColorPairs()
+    private var isRestored = false
+    private var queued: [Event] = []
+
+    /// Starts curses mode. Fails, leaving the terminal untouched, when stdin/stdout is not a
+    /// terminal or TERM names a terminal the system does not know.
+    public init(environment: [String: String]) throws {
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalError.notATerminal }
+        setlocale(LC_ALL, "")
+        let termName = environment["TERM"] ?? ""
+        guard !termName.isEmpty, wl_terminal_is_known(termName) == 1 else {
+            throw TerminalError.unknownTerminalType(termName)
+        }
+
+        CrashGuard.arm()
+        SignalFlags.install()  // before newterm, so curses leaves SIGWINCH and SIGTSTP to us
+        guard let screen = wl_newterm(termName), let window = wl_stdscr() else {
+            throw TerminalError.initializationFailed
+        }
+        self.screen = screen
+        self.window = window
+        let unicode = wl_codeset_is_utf8() == 1
+        let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
+        var colors = false
+        if !noColor && has_colors() {
+            start_color()
+            use_default_colors()
+            colors = wl_colors() >= 8 && wl_color_pairs() >= 2
+        }
+        capabilities = TerminalCapabilities(colors: colors, unicode: unicode)
+        size = Size(columns: Int(wl_cols()), rows: Int(wl_lines()))
+
+        cbreak()  // Ctrl-C and Ctrl-Z stay signals, so they work the same in every screen
+        noecho()
+        nonl()
+        keypad(window, true)
+        nodelay(window, true)
+        set_escdelay(25)
+        curs_set(0)
+        var previous: mmask_t = 0
+        mousemask(wl_mouse_mask_all(), &previous)
+        mouseinterval(0)  // presses arrive at once; clicks are made of press and release by us
+    }
+
+    deinit { restore() }
+
+    // MARK: output
+
+    public func present(_ frame: CellBuffer, full: Bool) {
+        guard !isRestored else { return }
+        let previous = (full || shown?.size != frame.size) ? nil : shown
+        if previous == nil { clearok(window, true) }
+        let ascii = capabilities.unicode ? frame : GlyphFallback.asciiFrame(frame)
+        let rows = min(ascii.size.rows, size.rows), columns = min(ascii.size.columns, size.columns)
+        for y in 0..<rows {
+            for x in 0..<columns {
+                let cell = ascii[x, y]
+                if cell.isContinuation { continue }
+                if let previous, previous[x, y] == cell,
+                   x + 1 >= columns || previous[x + 1, y] == ascii[x + 1, y] { continue }
+                draw(cell, x: x, y: y)
+            }
+        }
+        if let cursor = frame.cursor, cursor.x < columns, cursor.y < rows {
+            wmove(window, Int32(cursor.y), Int32(cursor.x))
+            curs_set(1)
+        } else {
+            curs_set(0)
+        }
+        wnoutrefresh(window)
+        doupdate()
+        shown = ascii
+    }
+
+    private func draw(_ cell: Cell, x: Int, y: Int) {
+        var attributes = wl_attr_normal()
+        let style = cell.style
+        if style.bold { attributes |= wl_attr_bold() }
+        if style.dim { attributes |= wl_attr_dim() }
+        if style.underline { attributes |= wl_attr_underline() }
+        if style.reverse { attributes |= wl_attr_reverse() }
+        let pair = capabilities.colors ? colorPairs.pair(foreground: style.foreground, background: style.background) : 0
+        var wide: [wchar_t] = cell.text.unicodeScalars.prefix(Int(wl_ccharw_max()) - 1).map { wchar_t(bitPattern: $0.value) }
+        if wide.isEmpty { wide = [wchar_t(32)] }
+        wide.append(0)
+        var character = cchar_t()
+        setcchar(&character, wide, attributes, pair, nil)
+        mvwadd_wch(window, Int32(y), Int32(x), &character)
+    }
+
+    // MARK: input
+
+    public func nextEvent(timeout: Double?) -> Event? {
+        if !queued.isEmpty { return queued.removeFirst() }
+        if let event = signalEvent() ?? readInput() { return event }
+        waitForInput(timeout: timeout)
+        return signalEvent() ?? readInput()
+    }
+
+    /// Turns the flags the handlers set into events, most urgent first.
+    private func signalEvent() -> Event? {
+        let bits = SignalFlags.take()
+        guard bits != 0 else { return nil }
+        var events: [Event] = []
+        if bits & SignalFlags.resume != 0 { events.append(.resume) }
+        if bits & SignalFlags.resize != 0, let resized = resizeToWindow() { events.append(.resize(resized)) }
+        if bits & SignalFlags.suspend != 0 { events.append(.suspend) }
+        if bits & SignalFlags.hangup != 0 { events.append(.terminate(.hangup)) }
+        if bits & SignalFlags.terminate != 0 { events.append(.terminate(.terminate)) }
+        if bits & SignalFlags.interrupt != 0 { events.append(.terminate(.interrupt)) }
+        guard !events.isEmpty else { return nil }
+        queued.append(contentsOf: events.dropFirst())
+        return events.first
+    }
+
+    /// Asks the kernel for the window size and tells curses about it.
+    private func resizeToWindow() -> Size? {
+        var winsize = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &winsize) == 0, winsize.ws_col > 0, winsize.ws_row > 0 else { return nil }
+        resizeterm(Int32(winsize.ws_row), Int32(winsize.ws_col))
+        size = Size(columns: Int(winsize.ws_col), rows: Int(winsize.ws_row))
+        shown = nil
+        return size
+    }
+
+    private func readInput() -> Event? {
+        var value: wint_t = 0
+        let result = wget_wch(window, &value)
+        if result == ERR { return nil }
+        if result == wl_key_code_yes() {
+            switch Int32(value) {
+            case KEY_MOUSE: return mouseEvent() ?? readInput()
+            case KEY_RESIZE: return resizeToWindow().map { .resize($0) } ?? readInput()
+            default: return NcursesKeyMap.key(forCode: Int32(value)).map { .key($0) } ?? readInput()
+            }
+        }
+        return NcursesKeyMap.key(forCharacter: UInt32(value)).map { .key($0) } ?? readInput()
+    }
+
+    private func mouseEvent() -> Event? {
+        var raw = MEVENT()
+        guard getmouse(&raw) == OK else { return nil }
+        let at = Point(x: Int(raw.x), y: Int(raw.y))
+        let state = raw.bstate
+        if state & wl_button4_pressed() != 0 { return .mouse(MouseEvent(.wheelUp, button: .none, at: at)) }
+        if state & wl_button5_pressed() != 0 { return .mouse(MouseEvent(.wheelDown, button: .none, at: at)) }
+        if state & (wl_button1_pressed() | wl_button1_clicked()) != 0 { return .mouse(MouseEvent(.press, at: at)) }
+        if state & wl_button3_pressed() != 0 { return .mouse(MouseEvent(.press, button: .right, at: at)) }
+        if state & wl_button1_released() != 0 { return .mouse(MouseEvent(.release, at: at)) }
+        if state & wl_report_mouse_position() != 0 { return .mouse(MouseEvent(.drag, at: at)) }
+        return nil
+    }
+
+    /// Sleeps in poll until stdin has bytes, a signal arrived, or the timeout passed.
+    private func waitForInput(timeout: Double?) {
+        var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
+        let wake = SignalFlags.wakeRead.load(ordering: .acquiring)
+        if wake >= 0 { fds.append(pollfd(fd: wake, events: Int16(POLLIN), revents: 0)) }
+        let milliseconds = timeout.map { Int32(max(0, min($0 * 1000, 86_400_000))) } ?? -1
+        _ = poll(&fds, nfds_t(fds.count), milliseconds)
+        if fds.count > 1 && fds[1].revents != 0 { SignalFlags.drainWakePipe() }
+    }
+
+    // MARK: leaving
+
+    public func suspend() {
+        guard !isRestored else { return }
+        endwin()
+        SignalFlags.stopProcess()
+        // Continued by `fg`: curses mode comes back with the next refresh; the size may have
+        // changed while we were stopped.
+        shown = nil
+        _ = resizeToWindow()
+        wrefresh(window)
+    }
+
+    public func restore() {
+        guard !isRestored else { return }
+        isRestored = true
+        endwin()
+        delscreen(screen)
+    }
+}
+
+/// Allocates curses colour pairs on first use; pair 0 is the terminal's default colours.
+private struct ColorPairs {
+    private var pairs: [Int: Int16] = [:]
+
+    mutating func pair(foreground: Color?, background: Color?) -> Int16 {
+        if foreground == nil && background == nil { return 0 }
+        let key = (foreground?.rawValue ?? 8) * 9 + (background?.rawValue ?? 8)
+        if let known = pairs[key] { return known }
+        let number = Int16(pairs.count + 1)
+        guard Int32(number) < wl_color_pairs() else { return 0 }
+        init_pair(number, Int16(foreground?.rawValue ?? -1), Int16(background?.rawValue ?? -1))
+        pairs[key] = number
+        return number
+    }
+}

@@ -1,0 +1,90 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Synchronization
+
+/// Signals the app reacts to. The handlers only record them and wake the run loop through a
+/// pipe; everything that matters (saving, redrawing, leaving curses mode) happens in the loop.
+enum SignalFlags {
+    static let interrupt: UInt32 = 1 << 0
+    static let terminate: UInt32 = 1 << 1
+    static let hangup: UInt32 = 1 << 2
+    static let suspend: UInt32 = 1 << 3
+    static let resume: UInt32 = 1 << 4
+    static let resize: UInt32 = 1 << 5
+
+    /// Bits of the signals seen and not yet taken. Atomic, because a handler may write it while
+    /// the loop reads it.
+    static let pending = Atomic<UInt32>(0)
+    /// Written by handlers so that a `poll` on it returns at once. Stored as atomics so a signal
+    /// handler can read them without touching Swift's lazy globals machinery.
+    static let wakeRead = Atomic<Int32>(-1)
+    static let wakeWrite = Atomic<Int32>(-1)
+
+    static func take() -> UInt32 { pending.exchange(0, ordering: .acquiringAndReleasing) }
+
+    static func install() {
+        var fds: [Int32] = [0, 0]
+        if pipe(&fds) == 0 {
+            for fd in fds {
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            }
+            wakeRead.store(fds[0], ordering: .releasing)
+            wakeWrite.store(fds[1], ordering: .releasing)
+        }
+        handle(SIGINT, flag: interrupt)
+        handle(SIGTERM, flag: terminate)
+        handle(SIGHUP, flag: hangup)
+        handle(SIGTSTP, flag: suspend)
+        handle(SIGCONT, flag: resume)
+        handle(SIGWINCH, flag: resize)
+        signal(SIGPIPE, SIG_IGN)  // a closed terminal must give EPIPE, not kill us before we save
+    }
+
+    /// Empties the wake-up pipe after the loop woke from it.
+    static func drainWakePipe() {
+        let fd = wakeRead.load(ordering: .acquiring)
+        guard fd >= 0 else { return }
+        var scratch = [UInt8](repeating: 0, count: 64)
+        while read(fd, &scratch, scratch.count) > 0 {}
+    }
+
+    static func handle(_ signalNumber: Int32, flag: UInt32) {
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { number in
+            let bit: UInt32
+            switch number {
+            case SIGINT: bit = SignalFlags.interrupt
+            case SIGTERM: bit = SignalFlags.terminate
+            case SIGHUP: bit = SignalFlags.hangup
+            case SIGTSTP: bit = SignalFlags.suspend
+            case SIGCONT: bit = SignalFlags.resume
+            default: bit = SignalFlags.resize
+            }
+            SignalFlags.pending.bitwiseOr(bit, ordering: .acquiringAndReleasing)
+            let fd = SignalFlags.wakeWrite.load(ordering: .relaxed)
+            if fd >= 0 {
+                var byte: UInt8 = 1
+                _ = write(fd, &byte, 1)
+            }
+        }
+        sigemptyset(&action.sa_mask)
+        action.sa_flags = 0  // no SA_RESTART: a blocking poll must return so the loop sees the flag
+        sigaction(signalNumber, &action, nil)
+    }
+
+    /// Lets SIGTSTP do its default job (stop the process) for one moment, then takes it back.
+    static func stopProcess() {
+        signal(SIGTSTP, SIG_DFL)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGTSTP)
+        sigprocmask(SIG_UNBLOCK, &set, nil)
+        kill(getpid(), SIGTSTP)
+        // Execution continues here after SIGCONT.
+        handle(SIGTSTP, flag: suspend)
+    }
+}

@@ -1,0 +1,40 @@
+/// The eight ANSI colours every colour terminal has. Anything richer would need a fallback
+/// path of its own, and the app's look does not depend on it.
+public enum Color: Int, Hashable, Sendable, CaseIterable {
+    case black = 0, red, green, yellow, blue, magenta, cyan, white
+}
+
+/// How a cell looks. Colours are optional so that a monochrome or NO_COLOR terminal still shows
+/// structure through the attributes alone (selection is always reverse video, never colour only).
+public struct Style: Hashable, Sendable {
+    public var foreground: Color?
+    public var background: Color?
+    public var bold: Bool
+    public var dim: Bool
+    public var underline: Bool
+    public var reverse: Bool
+
+    public init(foreground: Color? = nil, background: Color? = nil,
+                bold: Bool = false, dim: Bool = false, underline: Bool = false, reverse: Bool = false) {
+        self.foreground = foreground
+        self.background = background
+        self.bold = bold
+        self.dim = dim
+        self.underline = underline
+        self.reverse = reverse
+    }
+
+    public static let plain = Style()
+    public static let bold = Style(bold: true)
+    public static let dim = Style(dim: true)
+    public static let reverse = Style(reverse: true)
+    public static let underline = Style(underline: true)
+
+    /// The same style with its colours removed: what a monochrome terminal shows.
+    public var withoutColor: Style {
+        var copy = self
+        copy.foreground = nil
+        copy.background = nil
+        return copy
+    }
+}

@@ -1,0 +1,51 @@
+import Screens
+
+// The three tabs as they stand before their fronts land (map: issue 6; characters and book:
+// issue 7). Each is already the real screen object, with its final restoration identifier.
+
+enum MapTab {
+    static func make() -> Screen {
+        PagerScreen(title: "Map", text: """
+            The Pigeon front: an offline world map lives here.
+
+            It will remember the place you are at under a title, show the bearing and distance \
+            to it, and keep its map type and tracking mode between launches.
+            """, restorationIdentifier: "Map")
+    }
+}
+
+enum CharactersTab {
+    /// A few of the book's people, until Resources/Characters.plist arrives with the front.
+    static let sample: [ListItem] = [
+        ListItem(id: "alice", title: "Alice", detail: "a girl who follows a rabbit"),
+        ListItem(id: "white-rabbit", title: "White Rabbit", detail: "always late"),
+        ListItem(id: "cheshire-cat", title: "Cheshire Cat", detail: "grins, then fades"),
+        ListItem(id: "mad-hatter", title: "Hatter", detail: "keeps tea-time forever"),
+        ListItem(id: "march-hare", title: "March Hare", detail: "the Hatter's host"),
+        ListItem(id: "queen-of-hearts", title: "Queen of Hearts", detail: "off with their heads"),
+        ListItem(id: "caterpillar", title: "Caterpillar", detail: "asks who you are"),
+        ListItem(id: "duchess", title: "Duchess", detail: "finds a moral in everything"),
+    ]
+
+    static func make() -> Screen {
+        let list = ListScreen(title: "Characters", items: sample, restorationIdentifier: "CharacterList")
+        let navigation = NavigationStack(root: list, restorationIdentifier: "CharacterNav")
+        list.onActivate = { [unowned navigation] item in
+            navigation.push(TextEditorScreen(title: item.title, restorationIdentifier: "CharacterDetail"))
+        }
+        return navigation
+    }
+}
+
+enum BookTab {
+    static func make() -> Screen {
+        PagerScreen(title: "Book", text: """
+            The Wonderland front: the book reader lives here.
+
+            It will open Alice's Adventures in Wonderland, or any .txt, .md or .epub file, page \
+            by page, with chapters, search and bookmarks, and it will keep your place: the same \
+            sentence at the top of the page when you come back, whatever the width of your \
+            terminal.
+            """, restorationIdentifier: "Book")
+    }
+}

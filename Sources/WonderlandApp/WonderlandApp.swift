@@ -1,2 +1,0 @@
-import Screens
-public enum WonderlandAppLayer {}
