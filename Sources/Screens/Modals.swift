@@ -99,7 +99,8 @@ public final class Prompt: ModalScreen<String?> {
 
     public override func handle(_ event: Event) throws -> Bool {
         if case .key(let key) = event, key != .enter, key != .escape, field.apply(key) { return true }
-        return try super.handle(event) || event.isKey  // a prompt swallows every other key
+        // A prompt swallows every other key, except Ctrl-C, which must reach the app to quit.
+        return try super.handle(event) || (event.isKey && event != .key(.control("c")))
     }
 
     public override func drawControls(in canvas: Canvas) {

@@ -72,10 +72,12 @@ public enum DisplayWidth {
             }
             let w = of(character)
             if lineWidth + w > width && lineWidth > 0 {
-                if character == " " {  // a space at the break point is swallowed
+                if character == " " {  // the spaces at the break point are swallowed
                     lines.append(lineStart..<index)
-                    lineStart = next; lineWidth = 0; breakAfterSpace = nil
-                    index = next
+                    var after = next
+                    while after < text.endIndex && text[after] == " " { after = text.index(after: after) }
+                    lineStart = after; lineWidth = 0; breakAfterSpace = nil
+                    index = after
                     continue
                 }
                 if let cut = breakAfterSpace {

@@ -3,7 +3,10 @@
 public enum GlyphFallback {
     /// An ASCII stand-in for one grapheme, keeping its display width.
     public static func ascii(_ text: String) -> String {
-        guard let scalar = text.unicodeScalars.first, scalar.value >= 0x80 else { return text }
+        guard let scalar = text.unicodeScalars.first else { return text }
+        if scalar.value < 0x80 {  // an ASCII base keeps itself; its marks and selectors cannot show
+            return String(String.UnicodeScalarView(text.unicodeScalars.filter { $0.value < 0x80 }))
+        }
         let v = scalar.value
         switch v {
         case 0x2500, 0x2501, 0x2504, 0x2505, 0x2508, 0x2509, 0x254C, 0x254D, 0x2550: return "-"
