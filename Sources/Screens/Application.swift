@@ -133,9 +133,12 @@ public final class Application {
             return
         }
         if let modal = modals.last {
-            // A modal takes every key; only Ctrl-C gets past it.
-            if try !route(event, from: modal), event == .key(.control("c")) { terminate(.interrupt) }
-            needsDisplay = true
+            // A modal takes every key; only Ctrl-C gets past it. A key it ignores draws nothing.
+            if try route(event, from: modal) {
+                needsDisplay = true
+            } else if event == .key(.control("c")) {
+                terminate(.interrupt)
+            }
             return
         }
         let target: Screen
@@ -184,13 +187,15 @@ public final class Application {
 
     /// Keys that work everywhere unless a screen took them first.
     public var globalBindings: [KeyBinding] {
+        // While a text field has focus `?` and `q` are text: the bar offers F1 and ^C instead.
+        let typing = acceptsTextInput
         var bindings = [
-            KeyBinding([.character("?"), .function(1)], label: "?", help: "Help: every key of this screen") { [unowned self] in self.presentHelp() },
+            KeyBinding([.character("?"), .function(1)], label: typing ? "F1" : "?", help: "Help: every key of this screen") { [unowned self] in self.presentHelp() },
         ]
-        if !acceptsTextInput {
+        if !typing {
             bindings.append(KeyBinding(.character("q"), help: "Quit (you come back to this very place)") { [unowned self] in self.terminate(.quit) })
         }
-        bindings.append(KeyBinding(.control("c"), help: "Quit from anywhere", showsInHintBar: acceptsTextInput) { [unowned self] in self.terminate(.interrupt) })
+        bindings.append(KeyBinding(.control("c"), help: "Quit (from anywhere)", showsInHintBar: typing) { [unowned self] in self.terminate(.interrupt) })
         return bindings
     }
 

@@ -8,7 +8,9 @@ public struct TextEditorState: Hashable, Sendable {
     public private(set) var column: Int
 
     public init(text: String = "", line: Int = 0, column: Int = 0) {
-        lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0) }
+        // Any line break (LF, CRLF, CR): "\r\n" is a single Character, so splitting on "\n" alone
+        // would leave it inside a line.
+        lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { Array($0) }
         if lines.isEmpty { lines = [[]] }
         self.line = min(max(0, line), lines.count - 1)
         self.column = min(max(0, column), lines[self.line].count)

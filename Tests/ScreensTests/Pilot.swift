@@ -8,9 +8,12 @@ final class Pilot {
     let terminal: HeadlessTerminal
     let app: Application
 
-    init(_ root: Screen, columns: Int = 40, rows: Int = 12, capabilities: TerminalCapabilities = .init(colors: true, unicode: true)) {
+    /// `minimumSize` lowers the app's "terminal too small" limit, for tests of short terminals.
+    init(_ root: Screen, columns: Int = 40, rows: Int = 12, capabilities: TerminalCapabilities = .init(colors: true, unicode: true),
+         minimumSize: Size? = nil) {
         terminal = HeadlessTerminal(size: Size(columns: columns, rows: rows), capabilities: capabilities)
         app = Application(terminal: terminal, root: root)
+        if let minimumSize { app.minimumSize = minimumSize }
         app.launch()
     }
 
