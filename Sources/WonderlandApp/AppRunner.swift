@@ -12,8 +12,10 @@ public enum AppRunner {
         public init(exitAfterFirstFrame: Bool = false) { self.exitAfterFirstFrame = exitAfterFirstFrame }
     }
 
-    /// Runs the app and returns the process exit status.
-    public static func run(_ options: Options, environment: [String: String], makeTerminal: ([String: String]) throws -> Terminal) -> Int32 {
+    /// Runs the app and returns the process exit status. `makeRoot` is for tests; the app always
+    /// starts from `RootScreen.make()`.
+    public static func run(_ options: Options, environment: [String: String], makeTerminal: ([String: String]) throws -> Terminal,
+                           makeRoot: () -> Screen = { RootScreen.make() }) -> Int32 {
         let terminal: Terminal
         do {
             terminal = try makeTerminal(environment)
@@ -21,7 +23,7 @@ public enum AppRunner {
             printError(error)
             return 1
         }
-        let application = Application(terminal: terminal, root: RootScreen.make())
+        let application = Application(terminal: terminal, root: makeRoot())
         do {
             let reason = try application.run(exitAfterFirstFrame: options.exitAfterFirstFrame)
             terminal.restore()

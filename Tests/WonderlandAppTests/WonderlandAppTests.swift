@@ -1,0 +1,183 @@
+import Testing
+@testable import WonderlandApp
+import Screens
+import Terminal
+
+/// The real screen tree on a headless terminal, driven one step at a time.
+private final class AppPilot {
+    let terminal: HeadlessTerminal
+    let app: Application
+    let root: TabScreen
+
+    init(columns: Int = 80, rows: Int = 24, capabilities: TerminalCapabilities = .init(colors: true, unicode: true)) {
+        terminal = HeadlessTerminal(size: Size(columns: columns, rows: rows), capabilities: capabilities)
+        root = RootScreen.make()
+        app = Application(terminal: terminal, root: root)
+        app.launch()
+    }
+
+    func press(_ keys: Key...) throws {
+        for key in keys { terminal.enqueue(.key(key)) }
+        try app.processPendingEvents()
+    }
+
+    func type(_ text: String) throws {
+        for character in text { terminal.enqueue(.key(.character(character))) }
+        try app.processPendingEvents()
+    }
+
+    var lines: [String] { terminal.lines }
+    var characters: NavigationStack { root.tabs[1] as! NavigationStack }
+}
+
+private struct Boom: Error {}
+
+/// A root that throws from a key binding, for the runner's error path.
+private final class ThrowingScreen: Screen {
+    init() { super.init(title: "Throwing") }
+    override var keyBindings: [KeyBinding] { [KeyBinding(.character("!"), help: "Fail") { throw Boom() }] }
+}
+
+@Suite("RootScreen")
+struct RootScreenTests {
+    @Test func screenTreeHasItsRestorationIdentifiers() throws {
+        let root = RootScreen.make()
+        #expect(root.restorationIdentifier == "RootTabBar")
+        #expect(RootScreen.tabBarIdentifier == "RootTabBar")
+        #expect(root.tabs.map(\.restorationIdentifier) == ["Map", "CharacterNav", "Book"])
+        #expect(root.tabs.map(\.title) == ["Map", "Characters", "Book"])
+        #expect(root.tabs[0] is PagerScreen)
+        #expect(root.tabs[2] is PagerScreen)
+        let nav = try #require(root.tabs[1] as? NavigationStack)
+        let list = try #require(nav.stack.first as? ListScreen)
+        #expect(nav.stack.count == 1)
+        #expect(list.restorationIdentifier == "CharacterList")
+        #expect(list.items.first == ListItem(id: "alice", title: "Alice", detail: "a girl who follows a rabbit"))
+        #expect(Set(list.items.map(\.id)).count == list.items.count)  // ids are unique
+    }
+
+    @Test func firstFrameShowsTheMapTab() {
+        let pilot = AppPilot()
+        #expect(pilot.lines[0] == "  1 Map   2 Characters   3 Book")
+        #expect(pilot.lines[1] == "  The Pigeon front: an offline world map lives here.")
+        #expect(pilot.lines[2] == "")
+        #expect(pilot.lines[3] == "  It will remember the place you are at under a title, show the bearing and")
+        #expect(pilot.lines[23].hasPrefix("↑↓ Scroll a line  Space Next page  b Previous page"))
+        #expect(pilot.lines[23].hasSuffix("? Help  q Quit   100%"))
+    }
+
+    @Test func charactersTabListsPeopleAndOpensAnEditorOnEnter() throws {
+        let pilot = AppPilot()
+        try pilot.press(.character("2"))
+        #expect(pilot.lines[1] == " Characters")
+        #expect(pilot.lines[2] == "▸ Alice  a girl who follows a rabbit")
+        #expect(pilot.lines[3] == "  White Rabbit  always late")
+        try pilot.press(.down, .enter)
+        #expect(pilot.characters.stack.count == 2)
+        let editor = try #require(pilot.characters.topScreen as? TextEditorScreen)
+        #expect(editor.title == "White Rabbit")
+        #expect(editor.restorationIdentifier == "CharacterDetail")
+        #expect(pilot.lines[1] == " Characters › White Rabbit")
+        #expect(pilot.lines[2] == " Type here.")
+        #expect(pilot.terminal.frame.cursor == Point(x: 1, y: 2))
+        try pilot.type("Late, q!")
+        #expect(pilot.lines[2] == " Late, q!")
+        #expect(pilot.app.terminationReason == nil)
+        try pilot.press(.escape)
+        #expect(pilot.characters.stack.count == 1)
+        #expect(pilot.lines[3] == "▸ White Rabbit  always late")
+    }
+
+    @Test func charactersFilterNarrowsTheList() throws {
+        let pilot = AppPilot()
+        try pilot.press(.character("2"), .character("/"))
+        try pilot.type("ha")
+        #expect(Array(pilot.lines[2...5]) == [" / ha", "▸ Hatter  keeps tea-time forever", "  March Hare  the Hatter's host", ""])
+        #expect(pilot.lines[23].hasSuffix(" 2/8"))
+    }
+
+    @Test func bookTabShowsTheReader() throws {
+        let pilot = AppPilot()
+        try pilot.press(.character("3"))
+        #expect(pilot.lines[1] == "  The Wonderland front: the book reader lives here.")
+    }
+
+    @Test func asciiMonochromeTerminalShowsFallbacks() throws {
+        let pilot = AppPilot(capabilities: .init(colors: false, unicode: false))
+        try pilot.press(.character("2"))
+        #expect(pilot.lines[2] == "> Alice  a girl who follows a rabbit")
+        try pilot.press(.enter)
+        #expect(pilot.lines[1] == " Characters > Alice")
+        #expect(pilot.terminal.frame.cells.allSatisfy { $0.style.foreground == nil && $0.style.background == nil })
+        #expect(pilot.terminal.frame.cells.allSatisfy { $0.text.unicodeScalars.allSatisfy { $0.value < 0x80 } })
+        try pilot.press(.function(1))
+        #expect(pilot.lines.contains { $0.hasPrefix("        +- Keys: Alice -") })
+    }
+}
+
+@Suite("AppRunner")
+struct AppRunnerTests {
+    @Test func exitAfterFirstFrameDrawsOnceAndRestores() {
+        let terminal = HeadlessTerminal()
+        let status = AppRunner.run(.init(exitAfterFirstFrame: true), environment: [:], makeTerminal: { _ in terminal })
+        #expect(status == 0)
+        #expect(terminal.framesPresented == 1)
+        #expect(terminal.isRestored)
+        #expect(terminal.lines[0] == "  1 Map   2 Characters   3 Book")
+    }
+
+    @Test(arguments: [
+        (Event.key(.character("q")), Int32(0)), (.key(.control("c")), 130), (.terminate(.hangup), 129), (.terminate(.terminate), 143),
+    ])
+    func exitStatusFollowsHowTheAppEnded(_ event: Event, _ status: Int32) {
+        let terminal = HeadlessTerminal()
+        terminal.enqueue(.key(.character("2")))
+        terminal.enqueue(event)
+        #expect(AppRunner.run(.init(), environment: [:], makeTerminal: { _ in terminal }) == status)
+        #expect(terminal.isRestored)
+    }
+
+    @Test func environmentReachesTheTerminalFactory() {
+        var seen: [String: String] = [:]
+        let terminal = HeadlessTerminal()
+        _ = AppRunner.run(.init(exitAfterFirstFrame: true), environment: ["TERM": "xterm-256color"], makeTerminal: { env in
+            seen = env
+            return terminal
+        })
+        #expect(seen == ["TERM": "xterm-256color"])
+    }
+
+    @Test func anErrorFromTheAppRestoresTheTerminalAndFails() {
+        let terminal = HeadlessTerminal()
+        terminal.enqueue(.key(.character("!")))
+        let status = AppRunner.run(.init(), environment: [:], makeTerminal: { _ in terminal }, makeRoot: { ThrowingScreen() })
+        #expect(status == 1)
+        #expect(terminal.isRestored)
+        #expect(terminal.framesPresented == 1)
+    }
+
+    @Test func noTerminalFailsWithStatusOne() {
+        var made = 0
+        let status = AppRunner.run(.init(), environment: [:], makeTerminal: { _ in
+            made += 1
+            throw TerminalError.notATerminal
+        })
+        #expect(status == 1)
+        #expect(made == 1)
+    }
+
+    @Test func signalNumbersMatchTheShellsConvention() {
+        #expect(AppRunner.signalNumber(.quit) == 0)
+        #expect(AppRunner.signalNumber(.interrupt) == 2)
+        #expect(AppRunner.signalNumber(.hangup) == 1)
+        #expect(AppRunner.signalNumber(.terminate) == 15)
+    }
+
+    @Test func terminalErrorsHaveOneLineMessages() {
+        for error in [TerminalError.notATerminal, .unknownTerminalType("vt999"), .initializationFailed] {
+            #expect(!error.description.isEmpty)
+            #expect(!error.description.contains("\n"))
+        }
+        #expect(TerminalError.unknownTerminalType("vt999").description.hasPrefix("unknown terminal type \"vt999\""))
+    }
+}
