@@ -42,6 +42,7 @@ let package = Package(
         ),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"], resources: [.copy("Crafted")]),
         .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive", "PropertyList"]),
+        .testTarget(name: "EndToEndTests"),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "Terminal"]),
         .testTarget(name: "WonderlandAppTests", dependencies: ["WonderlandApp", "Screens", "Terminal"]),

@@ -142,7 +142,14 @@ public final class NcursesTerminal: Terminal {
         if result == wl_key_code_yes() {
             switch Int32(value) {
             case KEY_MOUSE: return mouseEvent() ?? readInput()
-            case KEY_RESIZE: return resizeToWindow().map { .resize($0) } ?? readInput()
+            case KEY_RESIZE:
+                // resizeterm queues KEY_RESIZE itself; the SIGWINCH path already reported the
+                // size, so only a size we have not seen yet is news.
+                let reported = Size(columns: Int(wl_cols()), rows: Int(wl_lines()))
+                guard reported != size else { return readInput() }
+                size = reported
+                shown = nil
+                return .resize(reported)
             default: return NcursesKeyMap.key(forCode: Int32(value)).map { .key($0) } ?? readInput()
             }
         }

@@ -35,6 +35,12 @@ enum SignalFlags {
             wakeRead.store(fds[0], ordering: .releasing)
             wakeWrite.store(fds[1], ordering: .releasing)
         }
+        // A parent may have left these blocked (test runners, some supervisors do); a blocked
+        // SIGTERM would never reach the handler and the app could not end in order.
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        for number in [SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH] { sigaddset(&handled, number) }
+        sigprocmask(SIG_UNBLOCK, &handled, nil)
         handle(SIGINT, flag: interrupt)
         handle(SIGTERM, flag: terminate)
         handle(SIGHUP, flag: hangup)

@@ -1,0 +1,107 @@
+import Foundation
+
+/// A real terminal for end-to-end tests: a detached tmux session on a private server, with a
+/// plain shell in it, driven by send-keys and read by capture-pane.
+final class TmuxSession {
+    let socket: String
+    let binary: String
+    private(set) var captures: [String] = []
+
+    init(columns: Int, rows: Int, environment: [String: String] = [:]) throws {
+        socket = "wl-e2e-\(getpid())-\(UUID().uuidString.prefix(8))"
+        binary = try Self.locateBinary()
+        var env = ["PS1": "$ ", "TERM": "tmux-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "HOME": NSTemporaryDirectory()]
+        env.merge(environment) { $1 }
+        let exports = env.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
+        try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "env -i PATH=/usr/bin:/bin \(exports) bash --norc --noprofile"])
+        try tmux(["set-option", "-g", "window-size", "manual"])
+        try waitFor { $0.contains("$") }
+    }
+
+    deinit { _ = try? tmux(["kill-server"]) }
+
+    /// The app binary: WONDERLAND_BIN from the test command, else next to the test bundle.
+    static func locateBinary() throws -> String {
+        if let path = ProcessInfo.processInfo.environment["WONDERLAND_BIN"], FileManager.default.isExecutableFile(atPath: path) { return path }
+        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = url.appendingPathComponent("wonderland").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            url = url.deletingLastPathComponent()
+        }
+        throw E2EError("wonderland binary not found: run the tests through scripts/test, or set WONDERLAND_BIN")
+    }
+
+    @discardableResult
+    func tmux(_ arguments: [String]) throws -> String {
+        let result = try Subprocess.run(["tmux", "-L", socket] + arguments)
+        guard result.status == 0 else { throw E2EError("tmux \(arguments.joined(separator: " ")) failed: \(result.output)") }
+        return result.output
+    }
+
+    func type(_ text: String) throws { try tmux(["send-keys", "-t", "0", "-l", text]) }
+    func press(_ keys: String...) throws { try tmux(["send-keys", "-t", "0"] + keys) }
+    func run(_ command: String) throws { try type(command); try press("Enter") }
+
+    /// A left click at a cell, as the X10 mouse bytes a terminal sends (press, then release).
+    func click(x: Int, y: Int) throws {
+        let bytes = [27, 91, 77, 32, 33 + x, 33 + y, 27, 91, 77, 35, 33 + x, 33 + y]
+        try tmux(["send-keys", "-t", "0", "-H"] + bytes.map { String(format: "%02x", $0) })
+    }
+
+    func resize(columns: Int, rows: Int) throws {
+        try tmux(["resize-window", "-t", "0", "-x", "\(columns)", "-y", "\(rows)"])
+    }
+
+    /// The visible screen as lines, trailing spaces removed.
+    func screen() throws -> [String] {
+        let text = try tmux(["capture-pane", "-t", "0", "-p"])
+        captures.append(text)
+        return text.components(separatedBy: "\n").map { line in
+            var l = line
+            while l.hasSuffix(" ") { l.removeLast() }
+            return l
+        }
+    }
+
+    /// Polls the screen until `condition` holds. A deadline, not a timing assertion: it only
+    /// bounds how long a broken app can keep the test waiting.
+    @discardableResult
+    func waitFor(_ what: String = "condition", timeout: TimeInterval = 10, _ condition: ([String]) -> Bool) throws -> [String] {
+        let deadline = Date().addingTimeInterval(timeout)
+        var lines = try screen()
+        while !condition(lines) {
+            if Date() > deadline {
+                let path = try keepCapture()
+                throw E2EError("timed out waiting for \(what); screen kept at \(path):\n" + lines.joined(separator: "\n"))
+            }
+            usleep(50_000)
+            lines = try screen()
+        }
+        return lines
+    }
+
+    func waitForText(_ text: String, timeout: TimeInterval = 10) throws -> [String] {
+        try waitFor("“\(text)”", timeout: timeout) { $0.joined(separator: "\n").contains(text) }
+    }
+
+    /// Saves the last screens under test-output/ so a failed journey can be read afterwards.
+    func keepCapture() throws -> String {
+        let folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("test-output")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("\(socket).txt")
+        try captures.suffix(5).joined(separator: "\n----- next capture -----\n").write(to: file, atomically: true, encoding: .utf8)
+        return file.path
+    }
+
+    /// Runs the app in the pane's shell and waits for its first frame.
+    func launchApp(_ arguments: String = "", environment: String = "") throws {
+        try run("clear; \(environment) \(binary) \(arguments); echo \"exit=$?\"")
+        try waitForText("1 Map")
+    }
+}
+
+struct E2EError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
