@@ -193,7 +193,7 @@ public final class Application {
             KeyBinding([.character("?"), .function(1)], label: typing ? "F1" : "?", help: "Help: every key of this screen") { [unowned self] in self.presentHelp() },
         ]
         if !typing {
-            bindings.append(KeyBinding(.character("q"), help: "Quit (you come back to this very place)") { [unowned self] in self.terminate(.quit) })
+            bindings.append(KeyBinding(.character("q"), help: "Quit") { [unowned self] in self.terminate(.quit) })
         }
         bindings.append(KeyBinding(.control("c"), help: "Quit (from anywhere)", showsInHintBar: typing) { [unowned self] in self.terminate(.interrupt) })
         return bindings

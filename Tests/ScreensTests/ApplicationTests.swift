@@ -58,7 +58,7 @@ struct ApplicationTests {
         let text = pilot.lines
         #expect(text.contains { $0.hasPrefix("        ┌─ Keys: Map ─") })
         for row in ["x      Xylophone: play a note", "z      Zap", "1-3    Go to a tab: Map, Characters, Book", "Tab    Next tab",
-                    "S-Tab  Previous tab", "?      Help: every key of this screen", "q      Quit (you come back to this very place)",
+                    "S-Tab  Previous tab", "?      Help: every key of this screen", "q      Quit",
                     "^C     Quit (from anywhere)"] {
             #expect(text.contains { $0.hasPrefix("        │ " + row) }, "\(row)")
         }
