@@ -1,0 +1,26 @@
+import Foundation
+import Testing
+@testable import PropertyList
+
+/// Both directions against swift-corelibs-foundation's `PropertyListSerialization`.
+@Suite struct FoundationInteropTests {
+    @Test(arguments: RoundTripTests.formats)
+    func foundationReadsWhatWeWrite(format: PropertyListFormat) throws {
+        let data = try PropertyListSerializer.data(from: Fixtures.mixed, format: format)
+        #expect(try FoundationBridge.read(data) == Fixtures.mixed)
+    }
+
+    @Test(arguments: RoundTripTests.formats)
+    func weReadWhatFoundationWrites(format: PropertyListFormat) throws {
+        let data = try FoundationBridge.write(Fixtures.mixed, format: format)
+        let (value, detected) = try PropertyListReader.read(data)
+        #expect(detected == format)
+        #expect(value == Fixtures.mixed)
+    }
+
+    @Test(arguments: RoundTripTests.formats)
+    func foundationReadsOurUIDs(format: PropertyListFormat) throws {
+        let value = PropertyListValue.array([.uid(0), .uid(7), .uid(300), .uid(70_000)])
+        #expect(try FoundationBridge.read(PropertyListSerializer.data(from: value, format: format)) == value)
+    }
+}
