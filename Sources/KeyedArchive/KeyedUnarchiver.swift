@@ -27,19 +27,30 @@ public final class KeyedUnarchiver {
     }
 
     /// Parses and checks the archive. Plain Foundation value classes (NSString, NSArray, …)
-    /// are always accepted; any other class the archive names must be in `allowedClasses`.
-    public convenience init(data: Data, allowedClasses: [any KeyedArchivable.Type] = []) throws {
+    /// are always accepted; any other class the archive names must be in `allowedClasses`, or
+    /// be a key of `renamedClasses`, which maps names written by an older version of a class
+    /// (or by Foundation, which names Swift classes "Module.Class") to the class to build —
+    /// the counterpart of NSKeyedUnarchiver's `setClass(_:forClassName:)`.
+    public convenience init(
+        data: Data,
+        allowedClasses: [any KeyedArchivable.Type] = [],
+        renamedClasses: [String: any KeyedArchivable.Type] = [:]
+    ) throws {
         let value: PropertyListValue
         do { value = try PropertyListReader.value(from: data) } catch {
             throw ArchiveError(.unreadablePropertyList(String(describing: error)))
         }
-        try self.init(archive: value, allowedClasses: allowedClasses)
+        try self.init(archive: value, allowedClasses: allowedClasses, renamedClasses: renamedClasses)
     }
 
     /// Reads an archive already parsed into a property-list tree.
-    public init(archive: PropertyListValue, allowedClasses: [any KeyedArchivable.Type] = []) throws {
+    public init(
+        archive: PropertyListValue,
+        allowedClasses: [any KeyedArchivable.Type] = [],
+        renamedClasses: [String: any KeyedArchivable.Type] = [:]
+    ) throws {
         contents = try ArchiveContents(archive)
-        var byName: [String: any KeyedArchivable.Type] = [:]
+        var byName = renamedClasses
         for type in allowedClasses { byName[type.archiveClassName] = type }
         self.allowedClasses = byName
         for (index, name) in contents.classNames.enumerated() {

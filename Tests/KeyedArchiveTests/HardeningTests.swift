@@ -238,3 +238,33 @@ private let arrayClass = classEntry("NSArray")
     #expect(decodeError(value, as: [String].self)
         == ArchiveError(.typeMismatch(expected: "String", found: "null"), keyPath: ["root", "[0]"], objectIndex: 0))
 }
+
+// MARK: Through bytes, the damage that crashes Foundation's unarchiver on this machine
+
+@Test func bytesThatAreNotAPropertyListAreRefused() {
+    #expect(throws: ArchiveError.self) { try KeyedUnarchiver(data: Data("not a plist".utf8)) }
+    do {
+        _ = try KeyedUnarchiver(data: Data([0x62, 0x70, 0x6C, 0x69, 0x73, 0x74, 0x30, 0x30, 0xFF]))
+        Issue.record("truncated binary plist was accepted")
+    } catch let error as ArchiveError {
+        guard case .unreadablePropertyList = error.kind else { Issue.record("wrong error \(error)"); return }
+    } catch {
+        Issue.record("untyped error \(error)")
+    }
+}
+
+@Test func aSelfReferencingNSArrayFileIsRefused() throws {
+    let crafted = archive(objects: [.dictionary(["NS.objects": .array([.uid(1)]), "$class": .uid(2)]), arrayClass])
+    let data = try PropertyListSerializer.data(from: crafted, format: .binary)
+    #expect(throws: ArchiveError(.cyclicValue, keyPath: ["root", "[0]"], objectIndex: 1)) {
+        try KeyedUnarchiver.unarchivedObject(ofClass: Outline.self, from: data)
+    }
+}
+
+@Test func aUIDOutsideObjectsInAFileIsRefused() throws {
+    let crafted = archive(objects: [.dictionary(["name": .uid(40), "$class": .uid(2)]), classEntry("WLNode")])
+    let data = try PropertyListSerializer.data(from: crafted, format: .binary)
+    #expect(throws: ArchiveError(.uidOutOfRange(uid: 40, objectCount: 3), keyPath: ["name"], objectIndex: 1)) {
+        try KeyedUnarchiver.unarchivedObject(ofClass: Node.self, from: data)
+    }
+}
