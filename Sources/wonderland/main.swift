@@ -5,7 +5,7 @@ struct Wonderland: ParsableCommand {
         commandName: "wonderland",
         abstract: "A terminal app that resumes exactly where you left off.",
         version: "0.1.0",
-        subcommands: []
+        subcommands: [PlistCommand.self]
     )
     func run() throws {}
 }
