@@ -45,6 +45,11 @@ private struct XMLWriter {
             out.append(contentsOf: "</data>\n".utf8)
         case .uid(let u):
             // Apple writes a UID as a one-entry dictionary; its readers turn it back into a UID.
+            // The <integer> inside is signed 64-bit for every reader, ours included.
+            guard u <= UInt64(Int64.max) else {
+                throw PropertyListError(.unrepresentableValue, "UID \(u) does not fit an XML <integer>",
+                                        position: 0, unit: .none)
+            }
             out.append(contentsOf: "<dict>\n".utf8)
             indent(depth + 1)
             out.append(contentsOf: "<key>CF$UID</key>\n".utf8)

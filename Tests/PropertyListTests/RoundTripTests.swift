@@ -90,6 +90,16 @@ import Testing
         }
     }
 
+    /// Found by fuzzing: a binary UID past Int64.max was written as an XML <integer> that no
+    /// reader can read back.
+    @Test func xmlRefusesUIDsPastInt64() throws {
+        #expect(throws: PropertyListError.self) {
+            try PropertyListSerializer.data(from: .uid(UInt64(Int64.max) + 1), format: .xml)
+        }
+        let largest = PropertyListValue.uid(UInt64(Int64.max))
+        #expect(try XMLPropertyListReader.read(PropertyListSerializer.data(from: largest, format: .xml)) == largest)
+    }
+
     @Test(arguments: formats)
     func writersRefuseNestingPastTheLimit(format: PropertyListFormat) {
         var value = PropertyListValue.array([])
