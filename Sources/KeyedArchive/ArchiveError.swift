@@ -21,6 +21,8 @@ public struct ArchiveError: Error, Equatable, CustomStringConvertible {
         /// which are registered before their contents are read, may form cycles.
         case cyclicValue
         case nestingTooDeep(limit: Int)
+        /// Shared containers expand to more values than the archive's size can justify.
+        case tooManyValues(limit: Int)
         /// An integer that does not fit the width asked for, or the format can't hold.
         case valueOutOfRange(String)
         /// A Foundation container's parts disagree (e.g. NS.keys and NS.objects lengths).
@@ -65,6 +67,7 @@ public struct ArchiveError: Error, Equatable, CustomStringConvertible {
         case .typeMismatch(let expected, let found): return "expected \(expected), found \(found)"
         case .cyclicValue: return "container refers to itself"
         case .nestingTooDeep(let limit): return "objects nest deeper than \(limit) levels"
+        case .tooManyValues(let limit): return "archive expands to more than \(limit) values"
         case .valueOutOfRange(let reason): return "value out of range: \(reason)"
         case .malformedContainer(let reason): return "malformed container: \(reason)"
         case .duplicateKey(let key): return "duplicate dictionary key \"\(key)\""

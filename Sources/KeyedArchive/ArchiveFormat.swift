@@ -25,6 +25,13 @@ public enum ArchiveFormat {
     /// Deepest chain of nested objects we encode or decode. Deep enough for any real screen
     /// stack; shallow enough that recursion stays far from the end of a thread's stack.
     public static let maximumDepth = 512
+
+    /// Most values one decode may hand out: the larger of this and `valuesPerObjectLimit` per
+    /// `$objects` entry. An archive without shared containers yields about one value per UID it
+    /// holds; far more means containers shared down many levels, which would expand
+    /// exponentially in whoever walks or re-archives the result.
+    public static let minimumValueLimit = 1 << 20
+    public static let valuesPerObjectLimit = 16
 }
 
 /// The Foundation classes whose archived form we read and write as plain Swift values.

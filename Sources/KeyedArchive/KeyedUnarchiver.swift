@@ -15,8 +15,13 @@ public final class KeyedUnarchiver {
     /// Archivable instances by `$objects` index, registered before they decode their fields.
     private var instances: [AnyObject?]
     /// Decoded containers, so an array referenced from many places is built once per type
-    /// rather than once per path (which is exponential in a crafted archive).
-    private var containers: [ContainerKey: Any] = [:]
+    /// rather than once per path (which is exponential in a crafted archive), with the number
+    /// of values inside each.
+    private var containers: [ContainerKey: (value: Any, size: Int)] = [:]
+    /// Values handed out so far, counting a shared container's contents at every use: what the
+    /// caller will walk (or write back) is this big even though it is built once.
+    private var valuesDecoded = 0
+    private let valueLimit: Int
     /// Containers being decoded right now; meeting one again means it contains itself.
     private var containersInProgress: Set<Int> = []
     private var depth = 0
@@ -60,6 +65,7 @@ public final class KeyedUnarchiver {
         }
         fields = contents.top
         instances = Array(repeating: nil, count: contents.objects.count)
+        valueLimit = max(ArchiveFormat.minimumValueLimit, contents.objects.count * ArchiveFormat.valuesPerObjectLimit)
     }
 
     /// Decodes the root object of an archive made by `KeyedArchiver.archivedData(withRootObject:)`
@@ -138,7 +144,13 @@ public final class KeyedUnarchiver {
 
     func entry(_ reference: ArchiveReference) throws -> (index: Int, value: PropertyListValue) {
         let index = try contents.index(of: reference.uid)
+        try count(1)
         return (index, contents.objects[index])
+    }
+
+    private func count(_ values: Int) throws {
+        valuesDecoded += values
+        guard valuesDecoded <= valueLimit else { throw ArchiveError(.tooManyValues(limit: valueLimit)) }
     }
 
     /// The fields of a Foundation object entry whose class is one of `classes`.
@@ -179,13 +191,17 @@ public final class KeyedUnarchiver {
     /// Builds (or reuses) the container at `index`, refusing one that contains itself.
     func container<T>(at index: Int, as type: T.Type, build: () throws -> T) throws -> T {
         let key = ContainerKey(index: index, type: ObjectIdentifier(T.self))
-        if let built = containers[key] as? T { return built }
+        if let (value, size) = containers[key], let built = value as? T {
+            try count(size)
+            return built
+        }
         guard containersInProgress.insert(index).inserted else {
             throw ArchiveError(.cyclicValue, objectIndex: index)
         }
         defer { containersInProgress.remove(index) }
+        let before = valuesDecoded
         let built = try nested(build)
-        containers[key] = built
+        containers[key] = (built, valuesDecoded - before)
         return built
     }
 

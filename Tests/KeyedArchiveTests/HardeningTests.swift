@@ -102,18 +102,31 @@ private let arrayClass = classEntry("NSArray")
         == ArchiveError(.cyclicValue, keyPath: ["root", "me"], objectIndex: 1))
 }
 
-@Test func sharedContainersAreBuiltOnceNotOncePerPath() throws {
-    // 64 levels of [next, next]: 2^64 paths, 64 containers.
+/// `levels` arrays, each holding the next one twice: 2^levels paths through `levels` entries.
+private func doublingArchive(levels: Int) -> PropertyListValue {
     var objects: [PropertyListValue] = [arrayClass]
-    for level in 0..<64 {
-        let next: UInt64 = level == 63 ? 1 : UInt64(level + 3)
-        objects.append(.dictionary(["NS.objects": .array(level == 63 ? [] : [.uid(next), .uid(next)]), "$class": .uid(1)]))
+    for level in 0..<levels {
+        let next = PropertyListValue.uid(UInt64(level + 3))
+        objects.append(.dictionary(["NS.objects": .array(level == levels - 1 ? [] : [next, next]), "$class": .uid(1)]))
     }
-    let unarchiver = try KeyedUnarchiver(archive: archive(top: ["root": .uid(2)], objects: objects))
+    return archive(top: ["root": .uid(2)], objects: objects)
+}
+
+@Test func sharedContainersDecodeOnceAndKeepTheirShape() throws {
+    let unarchiver = try KeyedUnarchiver(archive: doublingArchive(levels: 12))
     var outline = try #require(try unarchiver.decodeObject(of: Outline.self, forKey: "root"))
     var depth = 0
-    while let first = outline.items.first { outline = first; depth += 1 }
-    #expect(depth == 63)
+    while let first = outline.items.first {
+        #expect(outline.items.count == 2)
+        outline = first
+        depth += 1
+    }
+    #expect(depth == 11)
+}
+
+@Test func sharedContainersThatExpandExponentiallyAreRefused() {
+    let error = decodeError(doublingArchive(levels: 64), as: Outline.self)
+    #expect(error?.kind == .tooManyValues(limit: ArchiveFormat.minimumValueLimit))
 }
 
 @Test func plainContainersNestedPastTheLimitAreRefused() {
