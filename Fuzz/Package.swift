@@ -26,5 +26,13 @@ let package = Package(
             name: "FuzzBinaryPropertyList",
             dependencies: ["FuzzSupport", .product(name: "PropertyList", package: "wonderland")]
         ),
+        .executableTarget(
+            name: "KeyedUnarchiverFuzz",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "PropertyList", package: "wonderland"),
+                .product(name: "KeyedArchive", package: "wonderland"),
+            ]
+        ),
     ]
 )
