@@ -60,13 +60,13 @@ private struct ObjectFlattener {
         case .dictionary(let dictionary):
             try checkDepth(depth)
             let index = reserve()
-            let sortedKeys = dictionary.keys.sorted(by: codePointOrder)
+            let entries = sortedEntries(dictionary)
             var keys = [Int]()
             var values = [Int]()
-            keys.reserveCapacity(sortedKeys.count)
-            values.reserveCapacity(sortedKeys.count)
-            for key in sortedKeys { keys.append(scalar(.string(key))) }
-            for key in sortedKeys { values.append(try add(dictionary[key]!, depth: depth + 1)) }
+            keys.reserveCapacity(entries.count)
+            values.reserveCapacity(entries.count)
+            for entry in entries { keys.append(scalar(.string(entry.key))) }
+            for entry in entries { values.append(try add(entry.value, depth: depth + 1)) }
             objects[index] = .dictionary(keys: keys, values: values)
             return index
         default:
@@ -105,10 +105,10 @@ private struct ObjectFlattener {
     }
 }
 
-/// Sorts by Unicode code point (UTF-8 byte order), the order plistlib uses, rather than
-/// Swift's `<`, which compares canonical forms and so can tie distinct keys.
-func codePointOrder(_ a: String, _ b: String) -> Bool {
-    a.utf8.lexicographicallyPrecedes(b.utf8)
+/// Entries sorted by key in Unicode code point (UTF-8 byte) order, the order plistlib uses,
+/// rather than Swift's `<`, which compares canonical forms and so can tie distinct keys.
+func sortedEntries(_ dictionary: [String: PropertyListValue]) -> [(key: String, value: PropertyListValue)] {
+    dictionary.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
 }
 
 private struct ObjectTableWriter {

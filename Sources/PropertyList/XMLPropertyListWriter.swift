@@ -74,10 +74,10 @@ private struct XMLWriter {
                 return
             }
             out.append(contentsOf: "<dict>\n".utf8)
-            for key in dictionary.keys.sorted(by: codePointOrder) {
+            for entry in sortedEntries(dictionary) {
                 indent(depth + 1)
-                element("key", escaping: key)
-                try write(dictionary[key]!, depth: depth + 1)
+                element("key", escaping: entry.key)
+                try write(entry.value, depth: depth + 1)
             }
             indent(depth)
             out.append(contentsOf: "</dict>\n".utf8)
