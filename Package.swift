@@ -8,6 +8,9 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "wonderland", targets: ["wonderland"]),
+        // For the fuzz package in Fuzz/, which depends on this one by path.
+        .library(name: "PropertyList", targets: ["PropertyList"]),
+        .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

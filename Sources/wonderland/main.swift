@@ -15,7 +15,7 @@ struct Wonderland: ParsableCommand {
             books and caches in $XDG_DATA_HOME/wonderland.
             """,
         version: "0.1.0",
-        subcommands: []
+        subcommands: [PlistCommand.self]
     )
 
     @Flag(help: "Draw the first frame, then exit (for start-up benchmarks).")

@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// libFuzzer targets, kept out of the root package because they are built with sanitizer flags.
+// Convention (scripts/fuzz relies on it): every directory Fuzz/Sources/<Name>/ is one executable
+// target <Name> whose main.swift exports LLVMFuzzerTestOneInput and runs
+// `exit(runLibFuzzer(<that function>))`; its seed corpus is Fuzz/Corpus/<Name>/.
+let package = Package(
+    name: "wonderland-fuzz",
+    dependencies: [
+        .package(name: "wonderland", path: ".."),
+    ],
+    targets: [
+        // Shared driver and oracles; outside Sources/ so they are not mistaken for fuzz targets.
+        .target(name: "CLibFuzzer", path: "CLibFuzzer"),
+        .target(
+            name: "FuzzSupport",
+            dependencies: ["CLibFuzzer", .product(name: "PropertyList", package: "wonderland")],
+            path: "Support"
+        ),
+        .executableTarget(
+            name: "FuzzXMLPropertyList",
+            dependencies: ["FuzzSupport", .product(name: "PropertyList", package: "wonderland")]
+        ),
+        .executableTarget(
+            name: "FuzzBinaryPropertyList",
+            dependencies: ["FuzzSupport", .product(name: "PropertyList", package: "wonderland")]
+        ),
+        .executableTarget(
+            name: "KeyedUnarchiverFuzz",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "PropertyList", package: "wonderland"),
+                .product(name: "KeyedArchive", package: "wonderland"),
+            ]
+        ),
+    ]
+)

@@ -1,0 +1,139 @@
+import PropertyList
+
+/// A keyed archive's structure, checked once up front: the header, `$objects` starting with
+/// "$null", every UID in range and every `$class` pointing at a well-formed class description.
+///
+/// Checking eagerly means a damaged file is reported with the index of the bad entry before
+/// any object is built, and the decoder and `wonderland plist print` can index `$objects`
+/// knowing each UID they meet is in range.
+public struct ArchiveContents: Sendable {
+    public let top: [String: PropertyListValue]
+    public let objects: [PropertyListValue]
+    /// For each `$objects` entry that has a `$class`, its class name; nil for plain entries.
+    public let classNames: [String?]
+
+    /// Whether `value` claims to be a keyed archive (a dictionary with `$archiver`), so a tool
+    /// can decide between treating it as an archive or as a plain property list.
+    public static func isKeyedArchive(_ value: PropertyListValue) -> Bool {
+        if case .dictionary(let root) = value { return root[ArchiveFormat.archiverKey] != nil }
+        return false
+    }
+
+    public init(_ value: PropertyListValue) throws {
+        guard case .dictionary(let root) = value else {
+            throw ArchiveError(.badHeader(key: "top level", problem: "is \(value.kindName), not dictionary"))
+        }
+        try Self.check(root, ArchiveFormat.archiverKey, is: .string(ArchiveFormat.archiverName))
+        try Self.check(root, ArchiveFormat.versionKey, is: .integer(ArchiveFormat.version))
+        guard case .dictionary(let top)? = root[ArchiveFormat.topKey] else {
+            throw ArchiveError(.badHeader(key: ArchiveFormat.topKey, problem: Self.problem(root[ArchiveFormat.topKey], "dictionary")))
+        }
+        guard case .array(let objects)? = root[ArchiveFormat.objectsKey] else {
+            throw ArchiveError(.badHeader(key: ArchiveFormat.objectsKey, problem: Self.problem(root[ArchiveFormat.objectsKey], "array")))
+        }
+        guard objects.first == .string(ArchiveFormat.nullMarker) else { throw ArchiveError(.missingNullMarker) }
+
+        for (key, entry) in top {
+            do { try Self.checkUIDs(in: entry, count: objects.count, depth: 0) } catch let error as ArchiveError {
+                throw error.under(key).under(ArchiveFormat.topKey)
+            }
+        }
+        var classNames = [String?](repeating: nil, count: objects.count)
+        for (index, entry) in objects.enumerated() {
+            do {
+                try Self.checkUIDs(in: entry, count: objects.count, depth: 0)
+                if case .dictionary(let fields) = entry {
+                    if let classRef = fields[ArchiveFormat.classKey] {
+                        classNames[index] = try Self.className(classRef, in: objects)
+                    } else if fields[ArchiveFormat.classNameKey] != nil {
+                        _ = try Self.classDescription(entry)
+                    }
+                }
+            } catch let error as ArchiveError {
+                throw error.inObject(index)
+            }
+        }
+        self.top = top
+        self.objects = objects
+        self.classNames = classNames
+    }
+
+    /// The `$objects` index a UID names; `ArchiveContents.init` has already range-checked
+    /// every UID, so this only guards values built by hand.
+    func index(of uid: UInt64) throws -> Int {
+        guard uid < UInt64(objects.count) else { throw ArchiveError(.uidOutOfRange(uid: uid, objectCount: objects.count)) }
+        return Int(uid)
+    }
+
+    private static func check(_ root: [String: PropertyListValue], _ key: String, is expected: PropertyListValue) throws {
+        guard let found = root[key] else { throw ArchiveError(.badHeader(key: key, problem: "is missing")) }
+        guard found == expected else {
+            throw ArchiveError(.badHeader(key: key, problem: "is \(describe(found)), expected \(describe(expected))"))
+        }
+    }
+
+    private static func problem(_ found: PropertyListValue?, _ expected: String) -> String {
+        guard let found else { return "is missing" }
+        return "is \(found.kindName), not \(expected)"
+    }
+
+    private static func describe(_ value: PropertyListValue) -> String {
+        switch value {
+        case .string(let text): return "\"\(text)\""
+        case .integer(let number): return String(number)
+        default: return value.kindName
+        }
+    }
+
+    /// Walks one entry's nested plain values; entries are shallow in any real archive, so the
+    /// depth limit only ever stops hostile input.
+    private static func checkUIDs(in value: PropertyListValue, count: Int, depth: Int) throws {
+        guard depth < ArchiveFormat.maximumDepth else { throw ArchiveError(.nestingTooDeep(limit: ArchiveFormat.maximumDepth)) }
+        switch value {
+        case .uid(let uid):
+            guard uid < UInt64(count) else { throw ArchiveError(.uidOutOfRange(uid: uid, objectCount: count)) }
+        case .array(let items):
+            for (position, item) in items.enumerated() {
+                do { try checkUIDs(in: item, count: count, depth: depth + 1) } catch let error as ArchiveError {
+                    throw error.under("[\(position)]")
+                }
+            }
+        case .dictionary(let fields):
+            for (key, item) in fields {
+                do { try checkUIDs(in: item, count: count, depth: depth + 1) } catch let error as ArchiveError {
+                    throw error.under(key)
+                }
+            }
+        case .string, .integer, .real, .boolean, .date, .data:
+            break
+        }
+    }
+
+    private static func className(_ classRef: PropertyListValue, in objects: [PropertyListValue]) throws -> String {
+        guard case .uid(let uid) = classRef else {
+            throw ArchiveError(.malformedClass("$class is \(classRef.kindName), not UID"))
+        }
+        guard uid != 0 else { throw ArchiveError(.malformedClass("$class is the null UID")) }
+        do {
+            return try classDescription(objects[Int(uid)])
+        } catch let error as ArchiveError {
+            throw error.under(ArchiveFormat.classKey)
+        }
+    }
+
+    /// The class name a `{$classname, $classes}` description gives, once its shape is checked.
+    private static func classDescription(_ value: PropertyListValue) throws -> String {
+        guard case .dictionary(let fields) = value else {
+            throw ArchiveError(.malformedClass("class description is \(value.kindName), not dictionary"))
+        }
+        guard case .string(let name)? = fields[ArchiveFormat.classNameKey], !name.isEmpty else {
+            throw ArchiveError(.malformedClass("$classname is missing, empty or not a string"))
+        }
+        if let hierarchy = fields[ArchiveFormat.classHierarchyKey] {
+            guard case .array(let names) = hierarchy, names.allSatisfy({ if case .string = $0 { true } else { false } }) else {
+                throw ArchiveError(.malformedClass("$classes of \(name) is not an array of strings"))
+            }
+        }
+        return name
+    }
+}

@@ -1,0 +1,324 @@
+import Foundation
+
+/// Reads Apple's `bplist00` format: objects, then a table of their offsets, then a 32-byte
+/// trailer giving the table's place and the widths of offsets and object references.
+///
+/// Every offset, reference and count is checked against the file before it is used, so bad
+/// input yields a `PropertyListError` naming the byte offset, never a trap or a huge allocation.
+public enum BinaryPropertyListReader {
+    static let magic: [UInt8] = Array("bplist".utf8)
+
+    static func hasMagic(_ data: Data) -> Bool {
+        data.count >= magic.count && data.prefix(magic.count).elementsEqual(magic)
+    }
+
+    public static func read(_ data: Data, maxDepth: Int = PropertyListLimits.maxDepth) throws -> PropertyListValue {
+        try data.withUnsafeBytes { bytes in
+            var parser = try BinaryPropertyListParser(bytes: bytes, maxDepth: maxDepth)
+            return try parser.readTopObject()
+        }
+    }
+}
+
+private struct BinaryPropertyListParser {
+    private let bytes: UnsafeRawBufferPointer
+    private let maxDepth: Int
+    private let offsetIntSize: Int
+    private let objectRefSize: Int
+    private let objectCount: Int
+    private let topObject: Int
+    /// Where the offset table starts, which is also where object data must end.
+    private let offsetTableStart: Int
+    /// Decoded objects by index. Keeping them means an object referenced many times is decoded
+    /// once and shared (Swift's copy-on-write storage), so a small file of nested shared
+    /// references cannot expand into an exponentially large value.
+    private var decoded: [PropertyListValue?]
+    /// Objects being decoded on the current path; meeting one again means a reference cycle.
+    private var inProgress: [Bool]
+
+    init(bytes: UnsafeRawBufferPointer, maxDepth: Int) throws {
+        self.bytes = bytes
+        self.maxDepth = maxDepth
+        let count = bytes.count
+        let magic = BinaryPropertyListReader.magic
+        guard count >= 8 else {
+            if count < magic.count || !zip(bytes, magic).allSatisfy({ $0 == $1 }) {
+                throw Self.error(.badMagic, "file does not start with \"bplist00\"", at: 0)
+            }
+            throw Self.error(.truncated, "file ends inside the 8-byte header", at: count)
+        }
+        guard zip(bytes.prefix(6), magic).allSatisfy({ $0 == $1 }) else {
+            throw Self.error(.badMagic, "file does not start with \"bplist\"", at: 0)
+        }
+        guard bytes[6] == UInt8(ascii: "0"), bytes[7] == UInt8(ascii: "0") else {
+            let version = String(decoding: bytes[6..<8], as: UTF8.self)
+            throw Self.error(.unsupportedVersion, "version \"\(version)\" is not supported (only \"00\")", at: 6)
+        }
+        // Header, at least one one-byte object, a one-byte offset table, and the trailer.
+        guard count >= 8 + 1 + 1 + 32 else {
+            throw Self.error(.truncated, "\(count) bytes is too short to hold a trailer", at: count)
+        }
+        let trailer = count - 32
+        offsetIntSize = Int(bytes[trailer + 6])
+        objectRefSize = Int(bytes[trailer + 7])
+        guard (1...8).contains(offsetIntSize) else {
+            throw Self.error(.badTrailer, "offset size \(offsetIntSize) is not 1 to 8 bytes", at: trailer + 6)
+        }
+        guard (1...8).contains(objectRefSize) else {
+            throw Self.error(.badTrailer, "object reference size \(objectRefSize) is not 1 to 8 bytes", at: trailer + 7)
+        }
+        let rawCount = Self.readUInt(bytes, at: trailer + 8, size: 8)
+        let rawTop = Self.readUInt(bytes, at: trailer + 16, size: 8)
+        let rawTable = Self.readUInt(bytes, at: trailer + 24, size: 8)
+        guard rawCount >= 1 else {
+            throw Self.error(.badTrailer, "the trailer declares no objects", at: trailer + 8)
+        }
+        // Each object needs at least a byte of data and a table entry of offsetIntSize bytes.
+        guard rawCount <= UInt64(trailer - 8) / UInt64(1 + offsetIntSize) else {
+            throw Self.error(.countTooLarge, "\(rawCount) objects cannot fit in a \(count)-byte file", at: trailer + 8)
+        }
+        objectCount = Int(rawCount)
+        guard rawTable >= 9, rawTable <= UInt64(trailer - objectCount * offsetIntSize) else {
+            throw Self.error(.offsetOutOfRange,
+                             "offset table at \(rawTable) with \(objectCount) entries does not fit between header and trailer",
+                             at: trailer + 24)
+        }
+        offsetTableStart = Int(rawTable)
+        guard rawTop < rawCount else {
+            throw Self.error(.referenceOutOfRange, "top object \(rawTop) is not below the object count \(objectCount)",
+                             at: trailer + 16)
+        }
+        topObject = Int(rawTop)
+        decoded = Array(repeating: nil, count: objectCount)
+        inProgress = Array(repeating: false, count: objectCount)
+    }
+
+    mutating func readTopObject() throws -> PropertyListValue {
+        try object(topObject, depth: 0)
+    }
+
+    // MARK: Objects
+
+    private mutating func object(_ index: Int, depth: Int) throws -> PropertyListValue {
+        if let value = decoded[index] { return value }
+        let tablePosition = offsetTableStart + index * offsetIntSize
+        let rawOffset = Self.readUInt(bytes, at: tablePosition, size: offsetIntSize)
+        guard rawOffset >= 8, rawOffset < UInt64(offsetTableStart) else {
+            throw Self.error(.offsetOutOfRange,
+                             "object \(index) has offset \(rawOffset), outside the object area 8..<\(offsetTableStart)",
+                             at: tablePosition)
+        }
+        let start = Int(rawOffset)
+        let marker = bytes[start]
+        let low = Int(marker & 0x0F)
+        let value: PropertyListValue
+        switch marker >> 4 {
+        case 0x0:
+            switch marker {
+            case 0x08: value = .boolean(false)
+            case 0x09: value = .boolean(true)
+            default:
+                throw Self.error(.unsupportedObject, "marker 0x\(Self.hex(marker)) (null or fill) has no value", at: start)
+            }
+        case 0x1: value = .integer(try integer(at: start, sizeExponent: low))
+        case 0x2:
+            guard low == 2 || low == 3 else {
+                throw Self.error(.unsupportedObject, "real of \(1 << min(low, 15)) bytes (only 4 or 8)", at: start)
+            }
+            let size = 1 << low
+            try need(size, after: start)
+            let raw = Self.readUInt(bytes, at: start + 1, size: size)
+            value = .real(size == 4 ? Double(Float(bitPattern: UInt32(raw))) : Double(bitPattern: raw))
+        case 0x3:
+            guard marker == 0x33 else {
+                throw Self.error(.unsupportedObject, "marker 0x\(Self.hex(marker)) is not a date (0x33)", at: start)
+            }
+            try need(8, after: start)
+            value = .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: Self.readUInt(bytes, at: start + 1, size: 8))))
+        case 0x4:
+            let (count, body) = try length(at: start, low: low, unitSize: 1)
+            value = .data(Data(bytes[body..<body + count]))
+        case 0x5:
+            let (count, body) = try length(at: start, low: low, unitSize: 1)
+            value = .string(try ascii(body, count: count))
+        case 0x6:
+            let (count, body) = try length(at: start, low: low, unitSize: 2)
+            value = .string(try utf16(body, count: count))
+        case 0x8:
+            let size = low + 1
+            guard size <= 8 else {
+                throw Self.error(.integerOverflow, "UID of \(size) bytes does not fit in 64 bits", at: start)
+            }
+            try need(size, after: start)
+            value = .uid(Self.readUInt(bytes, at: start + 1, size: size))
+        case 0xA, 0xD:
+            guard depth < maxDepth else {
+                throw Self.error(.tooDeep, "containers nest deeper than \(maxDepth)", at: start)
+            }
+            guard !inProgress[index] else {
+                throw Self.error(.referenceCycle, "object \(index) contains itself", at: start)
+            }
+            inProgress[index] = true
+            defer { inProgress[index] = false }
+            if marker >> 4 == 0xA {
+                let (count, body) = try length(at: start, low: low, unitSize: objectRefSize)
+                value = .array(try array(body, count: count, depth: depth + 1))
+            } else {
+                let (count, body) = try length(at: start, low: low, unitSize: 2 * objectRefSize)
+                value = .dictionary(try dictionary(body, count: count, depth: depth + 1))
+            }
+        default:
+            throw Self.error(.unsupportedObject,
+                             "marker 0x\(Self.hex(marker)) is not a supported object (sets and unknown types are refused)",
+                             at: start)
+        }
+        decoded[index] = value
+        return value
+    }
+
+    /// Integers of 1, 2 and 4 bytes are unsigned, 8 bytes signed two's complement, and 16 bytes
+    /// (written by Apple and plistlib for values past Int64) are accepted only when they fit
+    /// Int64; anything larger is a typed overflow rather than a silently wrapped number.
+    private func integer(at start: Int, sizeExponent: Int) throws -> Int64 {
+        guard sizeExponent <= 4 else {
+            throw Self.error(.unsupportedObject, "integer of 2^\(sizeExponent) bytes (at most 16)", at: start)
+        }
+        let size = 1 << sizeExponent
+        try need(size, after: start)
+        if size <= 8 {
+            let raw = Self.readUInt(bytes, at: start + 1, size: size)
+            return size == 8 ? Int64(bitPattern: raw) : Int64(raw)
+        }
+        let high = Self.readUInt(bytes, at: start + 1, size: 8)
+        let low = Self.readUInt(bytes, at: start + 9, size: 8)
+        let value = Int64(bitPattern: low)
+        guard high == (value < 0 ? UInt64.max : 0) else {
+            throw Self.error(.integerOverflow, "16-byte integer does not fit in a signed 64-bit integer", at: start)
+        }
+        return value
+    }
+
+    /// Reads an object's element count — in the marker's low nibble, or, when that is 0xF, in
+    /// an integer object that follows — and checks the elements fit before the offset table.
+    private func length(at start: Int, low: Int, unitSize: Int) throws -> (count: Int, body: Int) {
+        var count = low
+        var body = start + 1
+        if low == 0xF {
+            guard body < offsetTableStart else {
+                throw Self.error(.truncated, "object ends before its length", at: body)
+            }
+            let lengthMarker = bytes[body]
+            guard lengthMarker >> 4 == 0x1, lengthMarker & 0x0F <= 3 else {
+                throw Self.error(.unsupportedObject, "length marker 0x\(Self.hex(lengthMarker)) is not an integer of 1 to 8 bytes",
+                                 at: body)
+            }
+            let size = 1 << Int(lengthMarker & 0x0F)
+            try need(size, after: body)
+            let raw = Self.readUInt(bytes, at: body + 1, size: size)
+            body += 1 + size
+            guard raw <= UInt64(offsetTableStart - body) / UInt64(unitSize) else {
+                throw Self.error(.countTooLarge, "count \(Int64(bitPattern: raw)) does not fit in the file", at: start)
+            }
+            count = Int(raw)
+        }
+        guard count * unitSize <= offsetTableStart - body else {
+            throw Self.error(.countTooLarge, "count \(count) does not fit in the file", at: start)
+        }
+        return (count, body)
+    }
+
+    private mutating func array(_ body: Int, count: Int, depth: Int) throws -> [PropertyListValue] {
+        var elements = [PropertyListValue]()
+        elements.reserveCapacity(count)
+        for i in 0..<count {
+            elements.append(try object(try reference(at: body + i * objectRefSize), depth: depth))
+        }
+        return elements
+    }
+
+    private mutating func dictionary(_ body: Int, count: Int, depth: Int) throws -> [String: PropertyListValue] {
+        var result = [String: PropertyListValue](minimumCapacity: count)
+        let valuesStart = body + count * objectRefSize
+        for i in 0..<count {
+            let keyPosition = body + i * objectRefSize
+            let keyIndex = try reference(at: keyPosition)
+            guard case .string(let key) = try object(keyIndex, depth: depth) else {
+                throw Self.error(.invalidKey, "dictionary key (object \(keyIndex)) is not a string", at: keyPosition)
+            }
+            let value = try object(try reference(at: valuesStart + i * objectRefSize), depth: depth)
+            guard result.updateValue(value, forKey: key) == nil else {
+                throw Self.error(.duplicateKey, "dictionary key \"\(key)\" appears twice", at: keyPosition)
+            }
+        }
+        return result
+    }
+
+    private func reference(at position: Int) throws -> Int {
+        let raw = Self.readUInt(bytes, at: position, size: objectRefSize)
+        guard raw < UInt64(objectCount) else {
+            throw Self.error(.referenceOutOfRange, "object reference \(raw) is not below the object count \(objectCount)",
+                             at: position)
+        }
+        return Int(raw)
+    }
+
+    // MARK: Strings
+
+    private func ascii(_ body: Int, count: Int) throws -> String {
+        let slice = UnsafeRawBufferPointer(rebasing: bytes[body..<body + count])
+        if let bad = slice.firstIndex(where: { $0 >= 0x80 }) {
+            throw Self.error(.invalidASCII, "byte 0x\(Self.hex(slice[bad])) in an ASCII string", at: body + bad)
+        }
+        return String(decoding: slice, as: UTF8.self)
+    }
+
+    /// UTF-16BE with every surrogate checked for its partner: `String(decoding:)` would quietly
+    /// substitute U+FFFD, turning corrupt input into different data.
+    private func utf16(_ body: Int, count: Int) throws -> String {
+        var units = [UInt16](repeating: 0, count: count)
+        var i = 0
+        while i < count {
+            let unit = UInt16(bytes[body + 2 * i]) << 8 | UInt16(bytes[body + 2 * i + 1])
+            units[i] = unit
+            if unit & 0xFC00 == 0xD800 {
+                guard i + 1 < count else {
+                    throw Self.error(.invalidUTF16, "high surrogate at the end of a string", at: body + 2 * i)
+                }
+                let next = UInt16(bytes[body + 2 * i + 2]) << 8 | UInt16(bytes[body + 2 * i + 3])
+                guard next & 0xFC00 == 0xDC00 else {
+                    throw Self.error(.invalidUTF16, "high surrogate not followed by a low surrogate", at: body + 2 * i)
+                }
+                units[i + 1] = next
+                i += 2
+            } else if unit & 0xFC00 == 0xDC00 {
+                throw Self.error(.invalidUTF16, "low surrogate without a high surrogate", at: body + 2 * i)
+            } else {
+                i += 1
+            }
+        }
+        return String(decoding: units, as: UTF16.self)
+    }
+
+    // MARK: Helpers
+
+    private func need(_ size: Int, after marker: Int) throws {
+        guard size <= offsetTableStart - marker - 1 else {
+            throw Self.error(.truncated, "object needs \(size) bytes after its marker but the object area ends",
+                             at: marker)
+        }
+    }
+
+    private static func readUInt(_ bytes: UnsafeRawBufferPointer, at position: Int, size: Int) -> UInt64 {
+        var value: UInt64 = 0
+        for i in position..<position + size { value = value << 8 | UInt64(bytes[i]) }
+        return value
+    }
+
+    private static func hex(_ byte: UInt8) -> String {
+        String(byte, radix: 16, uppercase: true)
+    }
+
+    private static func error(_ kind: PropertyListError.Kind, _ message: String, at offset: Int) -> PropertyListError {
+        PropertyListError(kind, message, position: offset, unit: .byteOffset)
+    }
+}

@@ -1,0 +1,65 @@
+/// Why a property list could not be read or written, and where.
+///
+/// `position` is a byte offset for binary input and a 1-based line number for XML input;
+/// `unit` says which, so a message can name the place without the caller knowing the format.
+public struct PropertyListError: Error, CustomStringConvertible, Equatable, Sendable {
+    public enum Kind: String, Sendable, Equatable, CaseIterable {
+        // Either format
+        case unknownFormat
+        case truncated
+        case tooDeep
+        case integerOverflow
+        case invalidUTF8
+        case invalidUTF16
+        case invalidKey
+        case duplicateKey
+        case unrepresentableValue
+        // Binary
+        case badMagic
+        case unsupportedVersion
+        case badTrailer
+        case offsetOutOfRange
+        case referenceOutOfRange
+        case referenceCycle
+        case countTooLarge
+        case invalidASCII
+        case unsupportedObject
+        // XML
+        case malformedXML
+        case unsupportedEncoding
+        case entityDeclaration
+        case unknownEntity
+        case unknownTag
+        case mismatchedTag
+        case malformedDate
+        case malformedNumber
+        case malformedData
+    }
+
+    public enum PositionUnit: Sendable, Equatable {
+        case byteOffset
+        case line
+        /// Errors raised while writing a value have no place in any input.
+        case none
+    }
+
+    public let kind: Kind
+    public let position: Int
+    public let unit: PositionUnit
+    public let message: String
+
+    public init(_ kind: Kind, _ message: String, position: Int, unit: PositionUnit) {
+        self.kind = kind
+        self.message = message
+        self.position = position
+        self.unit = unit
+    }
+
+    public var description: String {
+        switch unit {
+        case .byteOffset: "\(kind.rawValue) at byte offset \(position): \(message)"
+        case .line: "\(kind.rawValue) at line \(position): \(message)"
+        case .none: "\(kind.rawValue): \(message)"
+        }
+    }
+}

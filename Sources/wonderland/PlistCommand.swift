@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import KeyedArchive
+import PropertyList
+
+/// `wonderland plist`: check, show and convert property lists and keyed archives, in the
+/// spirit of plutil. Failures are one line on stderr and exit status 1.
+struct PlistCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plist",
+        abstract: "Check, print and convert property lists and keyed archives.",
+        subcommands: [Lint.self, Print.self, Convert.self]
+    )
+
+    struct Lint: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check that each file is a valid property list (and, if it is a keyed archive, a well-formed one)."
+        )
+
+        @Argument(help: "Files to check.")
+        var files: [String]
+
+        func run() throws {
+            var failed = false
+            for file in files {
+                do {
+                    _ = try PlistFile.read(file)
+                    print("\(file): OK")
+                } catch {
+                    print("\(file): \(PlistFile.message(for: error))")
+                    failed = true
+                }
+            }
+            if failed { throw ExitCode.failure }
+        }
+    }
+
+    struct Print: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a property list as a tree; a keyed archive is shown as its resolved object graph."
+        )
+
+        @Argument(help: "The file to print.")
+        var file: String
+
+        func run() throws {
+            try PlistFile.reportingFailure(of: file) {
+                let (value, _) = try PlistFile.read(file)
+                print(try PlistPrinter.render(value), terminator: "")
+            }
+        }
+    }
+
+    struct Convert: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Rewrite a property list in another format, in place unless -o is given."
+        )
+
+        @Option(help: "Output format: xml or binary.")
+        var format: OutputFormat
+
+        @Option(name: .shortAndLong, help: "Where to write; defaults to overwriting FILE. Use - for stdout.")
+        var output: String?
+
+        @Argument(help: "The file to convert.")
+        var file: String
+
+        func run() throws {
+            try PlistFile.reportingFailure(of: file) {
+                let (value, _) = try PlistFile.read(file)
+                let data = try PropertyListSerializer.data(from: value, format: format.propertyListFormat)
+                let destination = output ?? file
+                if destination == "-" {
+                    FileHandle.standardOutput.write(data)
+                } else {
+                    try PlistFile.writeAtomically(data, to: destination)
+                }
+            }
+        }
+    }
+
+    enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+        case xml
+        case binary
+
+        var propertyListFormat: PropertyListFormat {
+            switch self {
+            case .xml: .xml
+            case .binary: .binary
+            }
+        }
+    }
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+import KeyedArchive
+import PropertyList
+
+/// File handling shared by the `plist` subcommands: reading with validation, atomic writes and
+/// turning any failure into the one-line message the commands print.
+enum PlistFile {
+    /// Failures that are about the file system rather than the file's contents.
+    struct FileError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Reads and parses `path`; a keyed archive must also be structurally sound.
+    static func read(_ path: String) throws -> (value: PropertyListValue, format: PropertyListFormat) {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
+            throw FileError(description: "cannot read: \(reason(error))")
+        }
+        let parsed = try PropertyListReader.read(data)
+        if ArchiveContents.isKeyedArchive(parsed.value) {
+            _ = try ArchiveContents(parsed.value)
+        }
+        return parsed
+    }
+
+    /// Writes beside the destination, then renames over it, so a reader never sees half a file
+    /// and a failed write leaves the original untouched.
+    static func writeAtomically(_ data: Data, to path: String) throws {
+        let destination = URL(fileURLWithPath: path)
+        let temporary = destination.deletingLastPathComponent()
+            .appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).tmp")
+        do { try data.write(to: temporary) } catch {
+            throw FileError(description: "cannot write \(temporary.path): \(reason(error))")
+        }
+        guard rename(temporary.path, destination.path) == 0 else {
+            let failure = String(cString: strerror(errno))
+            try? FileManager.default.removeItem(at: temporary)
+            throw FileError(description: "cannot replace \(path): \(failure)")
+        }
+    }
+
+    /// Runs `body`; any error becomes "wonderland plist: FILE: message" on stderr and exit 1.
+    static func reportingFailure(of file: String, _ body: () throws -> Void) throws {
+        do { try body() } catch {
+            FileHandle.standardError.write(Data("wonderland plist: \(file): \(message(for: error))\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+
+    static func message(for error: Error) -> String {
+        switch error {
+        case let error as ArchiveError: "keyed archive: \(error)"
+        case let error as PropertyListError: "\(error)"
+        case let error as FileError: error.description
+        default: "\(error)"
+        }
+    }
+
+    /// A short reason for a Foundation file error, rather than its long localized sentence.
+    private static func reason(_ error: Error) -> String {
+        switch (error as? CocoaError)?.code {
+        case .fileReadNoSuchFile?, .fileNoSuchFile?: "no such file"
+        case .fileReadNoPermission?, .fileWriteNoPermission?: "permission denied"
+        case .fileReadUnknown? where (error as NSError).userInfo[NSFilePathErrorKey] != nil: "not a readable file"
+        default: (error as NSError).localizedDescription
+        }
+    }
+}
