@@ -253,7 +253,7 @@ public final class Application {
             for modal in modals { modal.render(in: canvas.subcanvas(content)) }
             let screenBindings = modals.last.map(\.keyBindings) ?? focusChain.reversed().flatMap(\.keyBindings)
             HintBar.draw(in: canvas.subcanvas(bar), bindings: screenBindings, pinned: modals.isEmpty ? globalBindings : [],
-                         status: modals.last?.statusText ?? focusChain.last?.statusText)
+                         status: modals.isEmpty ? focusChain.last?.statusText : modals.last?.statusText)
         }
         terminal.present(target.buffer, full: needsFullRepaint)
         framesRendered += 1

@@ -65,16 +65,27 @@ public final class Confirm: ModalScreen<Bool> {
         ]
     }
 
+    /// Where the two buttons were drawn, in frame coordinates, for clicks.
+    private var buttonFrames: (yes: Rect, no: Rect)?
+
     public override func drawControls(in canvas: Canvas) {
         let yes = "[ \(yesTitle) ]", no = "[ \(noTitle) ]"
         let total = DisplayWidth.of(yes) + 2 + DisplayWidth.of(no)
         let x = max(0, (canvas.width - total) / 2)
-        let after = canvas.write(yes, x: x, y: 0, style: highlightsYes ? .reverse : .plain)
-        canvas.write(no, x: x + after + 2, y: 0, style: highlightsYes ? .plain : .reverse)
+        let yesWidth = canvas.write(yes, x: x, y: 0, style: highlightsYes ? .reverse : .plain)
+        let noWidth = canvas.write(no, x: x + yesWidth + 2, y: 0, style: highlightsYes ? .plain : .reverse)
+        let origin = canvas.frame
+        buttonFrames = (Rect(x: origin.x + x, y: origin.y, width: yesWidth, height: 1),
+                        Rect(x: origin.x + x + yesWidth + 2, y: origin.y, width: noWidth, height: 1))
     }
 
     public override func handle(_ event: Event) throws -> Bool {
-        if case .mouse(let mouse) = event, mouse.kind == .press { return true }
+        if case .mouse(let mouse) = event {
+            guard mouse.kind == .press, let buttons = buttonFrames else { return true }
+            if buttons.yes.contains(mouse.position) { finish(true) }
+            if buttons.no.contains(mouse.position) { finish(false) }
+            return true
+        }
         return try super.handle(event)
     }
 }

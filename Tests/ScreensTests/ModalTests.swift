@@ -83,6 +83,30 @@ struct ModalTests {
         #expect(answers == [false])
     }
 
+    @Test func confirmAnswersWithAClickOnAButton() throws {
+        for (button, expected) in [("[ No ]", false), ("[ Yes ]", true)] {
+            let (pilot, root) = pilot()
+            var answers: [Bool] = []
+            root.present(Confirm(title: "Leave", message: "Quit the tea party?") { answers.append($0) })
+            try pilot.press()
+            let row = try #require(pilot.lines.firstIndex { $0.contains(button) })
+            let column = try #require(pilot.lines[row].firstRange(of: button)).lowerBound.utf16Offset(in: pilot.lines[row])
+            try pilot.click(x: column + 2, y: row)
+            #expect(answers == [expected], "\(button)")
+            #expect(pilot.app.modals.isEmpty)
+        }
+    }
+
+    @Test func confirmIgnoresClicksBesideTheButtons() throws {
+        let (pilot, root) = pilot()
+        var answers: [Bool] = []
+        root.present(Confirm(title: "Leave", message: "Quit the tea party?") { answers.append($0) })
+        try pilot.press()
+        try pilot.click(x: 0, y: 0)
+        #expect(answers.isEmpty)
+        #expect(pilot.app.modals.count == 1)
+    }
+
     @Test func promptTakesTextIncludingWideCharactersAndReturnsItOnEnter() throws {
         let (pilot, root) = pilot()
         var results: [String?] = []
