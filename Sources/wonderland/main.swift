@@ -10,9 +10,11 @@ struct Wonderland: ParsableCommand {
         commandName: "wonderland",
         abstract: "A terminal app that resumes exactly where you left off.",
         discussion: """
-            Tabs: 1 Map, 2 Characters, 3 Book. Press ? in the app for every key, q to quit.
-            Files: state in $XDG_STATE_HOME/wonderland, settings in $XDG_CONFIG_HOME/wonderland,
-            books and caches in $XDG_DATA_HOME/wonderland.
+            Without a subcommand, starts the app. Tabs: 1 Map, 2 Characters, 3 Book.
+            In the app, ? lists every key and q quits.
+
+            Files: state in $XDG_STATE_HOME/wonderland, settings in
+            $XDG_CONFIG_HOME/wonderland, books and caches in $XDG_DATA_HOME/wonderland.
             """,
         version: "0.1.0",
         subcommands: [PlistCommand.self]
