@@ -45,14 +45,15 @@ func record(_ i: Int, _ g: inout Generator) -> PropertyListValue {
 
 func foundationObject(_ value: PropertyListValue) -> Any {
     switch value {
-    case .string(let s): s
+    case .string(let s): NSString(string: s)
     case .integer(let i): NSNumber(value: i)
     case .real(let r): NSNumber(value: r)
     case .boolean(let b): b
     case .date(let d): d
     case .data(let d): d
-    case .array(let a): a.map(foundationObject)
-    case .dictionary(let d): d.mapValues(foundationObject)
+    case .array(let a): NSArray(array: a.map(foundationObject))
+    case .dictionary(let d):
+        NSDictionary(objects: Array(d.values.map(foundationObject)), forKeys: d.keys.map { NSString(string: $0) })
     case .uid: preconditionFailure("the benchmark document has no UIDs")
     }
 }
@@ -75,7 +76,7 @@ let document = PropertyListValue.dictionary([
     "title": .string("Wonderland benchmark"),
 ])
 let foundationDocument = foundationObject(document)
-let iterations = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 15
+let iterations = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 21
 
 print("| format | size | operation | ours (ms) | Foundation (ms) | Foundation / ours |")
 print("| --- | ---: | --- | ---: | ---: | ---: |")

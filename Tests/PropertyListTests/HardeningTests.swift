@@ -98,3 +98,9 @@ struct SplitMix {
         return z ^ (z >> 31)
     }
 }
+
+@Test func errorDescriptionsNameKindAndPlace() {
+    #expect(PropertyListError(.truncated, "short", position: 12, unit: .byteOffset).description
+        == "truncated at byte offset 12: short")
+    #expect(PropertyListError(.unknownTag, "<set>", position: 3, unit: .line).description == "unknownTag at line 3: <set>")
+}
