@@ -209,8 +209,12 @@ public final class Application {
 
     /// The bindings a person can use now: the focused screen's first, then its ancestors'.
     public var activeBindings: [KeyBinding] {
-        if let modal = modals.last { return modal.keyBindings }
-        return focusChain.reversed().flatMap(\.keyBindings) + globalBindings
+        modals.isEmpty ? screenBindings + globalBindings : screenBindings
+    }
+
+    /// The top modal's bindings, or the focus chain's, focused screen first.
+    private var screenBindings: [KeyBinding] {
+        modals.last.map(\.keyBindings) ?? focusChain.reversed().flatMap(\.keyBindings)
     }
 
     private func presentHelp() {
@@ -220,7 +224,7 @@ public final class Application {
     // MARK: modals
 
     public func presentModal(_ modal: Screen) {
-        modal.presenter = self
+        modal.owner = self
         modals.append(modal)
         modal.beginAppearing()
         needsDisplay = true
@@ -251,7 +255,6 @@ public final class Application {
             root.render(in: canvas.subcanvas(content))
             if !modals.isEmpty { target.buffer.cursor = nil }
             for modal in modals { modal.render(in: canvas.subcanvas(content)) }
-            let screenBindings = modals.last.map(\.keyBindings) ?? focusChain.reversed().flatMap(\.keyBindings)
             HintBar.draw(in: canvas.subcanvas(bar), bindings: screenBindings, pinned: modals.isEmpty ? globalBindings : [],
                          status: modals.isEmpty ? focusChain.last?.statusText : modals.last?.statusText)
         }

@@ -39,7 +39,7 @@ enum HintBar {
     /// The hint bar shows only the first words of a help text (up to a colon or a bracket).
     static func shortHelp(_ help: String) -> String {
         let cut = help.firstIndex(where: { $0 == ":" || $0 == "(" }) ?? help.endIndex
-        return String(help[..<cut]).trimmingCharacters()
+        return String(help[..<cut]).trimmingTrailingSpaces()
     }
 }
 
@@ -51,14 +51,5 @@ enum TooSmallMessage {
             let text = DisplayWidth.truncate(line, to: canvas.width)
             canvas.write(text, x: max(0, (canvas.width - DisplayWidth.of(text)) / 2), y: top + offset, style: offset == 0 ? .bold : .plain)
         }
-    }
-}
-
-extension String {
-    func trimmingCharacters() -> String {
-        var s = Substring(self)
-        while s.first == " " { s.removeFirst() }
-        while s.last == " " { s.removeLast() }
-        return String(s)
     }
 }

@@ -68,6 +68,12 @@ open class ListScreen: Screen {
         state.selectedID = visibleItems[min(max(0, current + delta), visibleItems.count - 1)].id
     }
 
+    private func clearFilter() {
+        state.filter = TextFieldState()
+        state.isEditingFilter = false
+        refilter()
+    }
+
     private func activateSelection() {
         if let item = selectedItem { onActivate?(item) }
     }
@@ -87,13 +93,7 @@ open class ListScreen: Screen {
                 self.activateSelection()
             },
         ]
-        if state.isEditingFilter {
-            bindings.append(KeyBinding(.escape, help: "Clear the filter") { [unowned self] in
-                self.state.filter = TextFieldState()
-                self.state.isEditingFilter = false
-                self.refilter()
-            })
-        } else {
+        if !state.isEditingFilter {
             bindings += [
                 KeyBinding([.character("k"), .character("j")], label: "jk", help: "Move", showsInHintBar: false) { [unowned self] key in
                     self.move(by: key == .character("k") ? -1 : 1)
@@ -105,12 +105,9 @@ open class ListScreen: Screen {
                 KeyBinding([.home, .character("g")], label: "Home", help: "First row", showsInHintBar: false) { [unowned self] in self.move(by: -self.visibleItems.count) },
                 KeyBinding([.end, .character("G")], label: "End", help: "Last row", showsInHintBar: false) { [unowned self] in self.move(by: self.visibleItems.count) },
             ]
-            if !state.filter.isEmpty {
-                bindings.append(KeyBinding(.escape, help: "Clear the filter") { [unowned self] in
-                    self.state.filter = TextFieldState()
-                    self.refilter()
-                })
-            }
+        }
+        if state.isEditingFilter || !state.filter.isEmpty {
+            bindings.append(KeyBinding(.escape, help: "Clear the filter") { [unowned self] in self.clearFilter() })
         }
         return bindings
     }

@@ -103,16 +103,8 @@ open class PagerScreen: Screen {
         pageHeight = max(1, canvas.height)
         let top = topLine(in: lines)
         for row in 0..<min(canvas.height, lines.count - top) {
-            let line = String(text[lines[top + row]]).trimmingTrailingNewlines()
+            let line = String(text[lines[top + row]])
             canvas.write(line, x: margin, y: row)
         }
-    }
-}
-
-extension String {
-    func trimmingTrailingNewlines() -> String {
-        var s = Substring(self)
-        while let last = s.last, last.isNewline || last == " " { s.removeLast() }
-        return String(s)
     }
 }

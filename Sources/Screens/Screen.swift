@@ -11,8 +11,6 @@ open class Screen {
     /// The name the restoration engine saves this screen under; nil means it is not preserved.
     public var restorationIdentifier: String?
     public private(set) weak var parent: Screen?
-    /// Set while presented as a modal: the screen it was presented from.
-    weak var presenter: Application?
     public private(set) var isViewLoaded = false
     public private(set) var isVisible = false
     /// Where the screen was last drawn, in frame coordinates (mouse events are routed by it).
@@ -40,11 +38,12 @@ open class Screen {
     public var application: Application? {
         var screen: Screen? = self
         while let current = screen {
-            if let app = current.owner ?? current.presenter { return app }
+            if let app = current.owner { return app }
             screen = current.parent
         }
         return nil
     }
+    /// Set on the root screen and on presented modals; other screens reach the app through them.
     weak var owner: Application?
 
     // MARK: lifecycle

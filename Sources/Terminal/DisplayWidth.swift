@@ -125,7 +125,9 @@ public enum DisplayWidth {
 }
 
 extension String {
-    func trimmingTrailingSpaces() -> String {
+    /// The string without trailing spaces: rows and hint texts are compared and laid out
+    /// without the padding that drawing adds.
+    public func trimmingTrailingSpaces() -> String {
         var s = self
         while s.last == " " { s.removeLast() }
         return s

@@ -45,15 +45,7 @@ final class PlistPrinter {
     private func plain(_ value: PropertyListValue, indent: String) throws {
         switch value {
         case .array(let items):
-            try nested {
-                output += "[\n"
-                for (position, item) in items.enumerated() {
-                    output += "\(indent)  \(position) => "
-                    try plain(item, indent: indent + "  ")
-                    output += "\n"
-                }
-                output += "\(indent)]"
-            }
+            try array(items, indent: indent, element: plain)
         case .dictionary(let fields):
             try nested {
                 output += "{\n"
@@ -66,6 +58,20 @@ final class PlistPrinter {
             }
         default:
             output += scalar(value)
+        }
+    }
+
+    /// An array, one numbered element a line, each drawn by `element`.
+    private func array(_ items: [PropertyListValue], indent: String,
+                       element: (PropertyListValue, String) throws -> Void) throws {
+        try nested {
+            output += "[\n"
+            for (position, item) in items.enumerated() {
+                output += "\(indent)  \(position) => "
+                try element(item, indent + "  ")
+                output += "\n"
+            }
+            output += "\(indent)]"
         }
     }
 
@@ -97,15 +103,7 @@ final class PlistPrinter {
         switch value {
         case .uid(let uid): try object(at: Int(uid), indent: indent)
         case .array(let items):
-            try nested {
-                output += "[\n"
-                for (position, item) in items.enumerated() {
-                    output += "\(indent)  \(position) => "
-                    try archived(item, indent: indent + "  ")
-                    output += "\n"
-                }
-                output += "\(indent)]"
-            }
+            try array(items, indent: indent, element: archived)
         case .dictionary:
             try plain(value, indent: indent)
         default:
