@@ -24,12 +24,14 @@ let package = Package(
         .target(name: "Terminal", dependencies: ["CNcursesw"]),
         .target(name: "PropertyList"),
         .target(name: "KeyedArchive", dependencies: ["PropertyList"]),
-        .target(name: "Screens", dependencies: ["Terminal"]),
-        .target(name: "WonderlandApp", dependencies: ["Screens", "Terminal"]),
+        .target(name: "Defaults", dependencies: ["PropertyList", "KeyedArchive"]),
+        .target(name: "Restoration", dependencies: ["PropertyList", "KeyedArchive"]),
+        .target(name: "Screens", dependencies: ["Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive"]),
+        .target(name: "WonderlandApp", dependencies: ["Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive"]),
         .executableTarget(
             name: "wonderland",
             dependencies: [
-                "WonderlandApp", "Terminal", "PropertyList", "KeyedArchive",
+                "WonderlandApp", "Screens", "Terminal", "PropertyList", "KeyedArchive", "Restoration", "Defaults",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -48,7 +50,9 @@ let package = Package(
         .testTarget(name: "EndToEndTests"),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "Terminal"]),
-        .testTarget(name: "WonderlandAppTests", dependencies: ["WonderlandApp", "Screens", "Terminal"]),
+        .testTarget(name: "WonderlandAppTests", dependencies: ["WonderlandApp", "Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive"]),
+        .testTarget(name: "DefaultsTests", dependencies: ["Defaults", "PropertyList", "KeyedArchive"]),
+        .testTarget(name: "RestorationTests", dependencies: ["Restoration", "PropertyList", "KeyedArchive"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,28 @@
+import PropertyList
+
+/// What a screen needs from a defaults store: the merged value of a key, a way to write one,
+/// and word of changes, whether made here or by another process. `DefaultsStore` is the real
+/// one; tests may use any other.
+public protocol PreferenceStore: AnyObject {
+    /// The value from the first domain that has the key (argument, persistent, registration);
+    /// nil when no domain has it.
+    func object(forKey key: String) -> PropertyListValue?
+    /// Writes to the persistent domain; nil removes the key there.
+    func set(_ value: PropertyListValue?, forKey key: String)
+    /// Adds defaults to the registration domain, which is never saved.
+    func register(defaults: [String: PropertyListValue])
+    /// Calls `handler` with the keys whose merged value changed, after local writes and after
+    /// external ones are noticed. The handler stays subscribed while the token lives.
+    func addChangeObserver(_ handler: @escaping (Set<String>) -> Void) -> PreferenceObservation
+}
+
+/// Keeps a change handler subscribed; cancelled when released.
+public final class PreferenceObservation {
+    private var cancelHandler: (() -> Void)?
+    public init(cancel: @escaping () -> Void) { cancelHandler = cancel }
+    public func cancel() {
+        cancelHandler?()
+        cancelHandler = nil
+    }
+    deinit { cancel() }
+}
