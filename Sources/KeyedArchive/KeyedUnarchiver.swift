@@ -8,10 +8,10 @@ import PropertyList
 ///
 /// A missing key decodes as nil / 0 / false, as with NSCoder.
 public final class KeyedUnarchiver {
-    private let contents: ArchiveContents
+    let contents: ArchiveContents
     private let allowedClasses: [String: any KeyedArchivable.Type]
     /// The keyed fields of the object being decoded; `$top` when no object is.
-    private var fields: [String: PropertyListValue]
+    var fields: [String: PropertyListValue]
     /// Archivable instances by `$objects` index, registered before they decode their fields.
     private var instances: [AnyObject?]
     /// Decoded containers, so an array referenced from many places is built once per type

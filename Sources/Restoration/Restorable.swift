@@ -1,9 +1,35 @@
 import KeyedArchive
 
-/// An object the restoration engine can save and rebuild (screens conform in Screens; this
-/// module knows nothing of them).
+/// An object the restoration engine can save and rebuild. Screens conform in the Screens
+/// module; this module knows nothing of them.
+///
+/// The rules are UIKit's: an object is preserved only when it and every ancestor up to the
+/// root have a `restorationIdentifier`; its identifier must be unique among its siblings.
 public protocol Restorable: AnyObject {
-    /// The name it is saved under among its siblings; nil means it is not preserved, nor is
-    /// anything below it.
+    /// The name it is saved under among its siblings; nil means neither it nor anything below
+    /// it is preserved.
     var restorationIdentifier: String? { get }
+    /// The registered restoration class that rebuilds it at launch when the app does not
+    /// create it anyway (a screen pushed in code); nil when the app always creates it.
+    var restorationClassName: String? { get }
+    /// The children to preserve, in order: a tab screen's tabs, a navigation stack's screens.
+    var restorableChildren: [any Restorable] { get }
+    /// Writes the object's own state (not its children's) into `coder`.
+    func encodeRestorableState(with coder: KeyedArchiver) throws
+    /// Called before the object first appears, with what `encodeRestorableState` wrote.
+    func decodeRestorableState(with coder: KeyedUnarchiver) throws
+    /// Containers: the children found or rebuilt for the saved ones, in saved order, after each
+    /// has decoded its own state. A navigation stack makes them its stack.
+    func restoreChildren(_ children: [any Restorable])
+    /// Called on every restored object once the whole tree is restored.
+    func applicationFinishedRestoringState()
+}
+
+extension Restorable {
+    public var restorationClassName: String? { nil }
+    public var restorableChildren: [any Restorable] { [] }
+    public func encodeRestorableState(with coder: KeyedArchiver) throws {}
+    public func decodeRestorableState(with coder: KeyedUnarchiver) throws {}
+    public func restoreChildren(_ children: [any Restorable]) {}
+    public func applicationFinishedRestoringState() {}
 }

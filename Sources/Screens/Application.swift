@@ -44,6 +44,7 @@ public final class Application {
         root.beginAppearing()
         state = .active
         render()
+        notify { $0.applicationDidPresentFirstFrame(self) }
     }
 
     /// Launches and runs until asked to end. Errors thrown by screens end the loop and reach
@@ -62,6 +63,8 @@ public final class Application {
             if let event = terminal.nextEvent(timeout: timeout) {
                 try dispatch(event)
                 if !(needsDisplay && clock.now - lastFrame > frameInterval) { continue }
+            } else if !needsDisplay {
+                notify { $0.applicationDidBecomeIdle(self) }
             }
             if needsDisplay && terminationReason == nil {
                 render()
@@ -78,6 +81,11 @@ public final class Application {
             try dispatch(event)
         }
         if needsDisplay && terminationReason == nil { render() }
+    }
+
+    /// What the run loop does when a tick passes with nothing to do; for tests.
+    public func becomeIdle() {
+        notify { $0.applicationDidBecomeIdle(self) }
     }
 
     public func setNeedsDisplay() { needsDisplay = true }
@@ -222,6 +230,9 @@ public final class Application {
     }
 
     // MARK: modals
+
+    /// The presented modals the restoration engine saves: those whose policy allows it.
+    public var restorableModals: [Screen] { modals.filter { $0.preservesWhilePresented } }
 
     public func presentModal(_ modal: Screen) {
         modal.owner = self

@@ -12,6 +12,10 @@ public protocol ApplicationLifecycleObserver: AnyObject {
     func applicationWillEnterForeground(_ application: Application)
     func applicationDidEnterBackground(_ application: Application)
     func applicationWillTerminate(_ application: Application, reason: TerminationReason)
+    /// The first frame is on the terminal (restoration's crash marker is cleared here).
+    func applicationDidPresentFirstFrame(_ application: Application)
+    /// A tick passed with no event: the moment for debounced work such as autosave.
+    func applicationDidBecomeIdle(_ application: Application)
 }
 
 extension ApplicationLifecycleObserver {
@@ -19,4 +23,6 @@ extension ApplicationLifecycleObserver {
     public func applicationWillEnterForeground(_ application: Application) {}
     public func applicationDidEnterBackground(_ application: Application) {}
     public func applicationWillTerminate(_ application: Application, reason: TerminationReason) {}
+    public func applicationDidPresentFirstFrame(_ application: Application) {}
+    public func applicationDidBecomeIdle(_ application: Application) {}
 }

@@ -1,3 +1,4 @@
+import KeyedArchive
 import Terminal
 
 /// One row of a list. `id` identifies the model object, so a selection survives reordering,
@@ -60,6 +61,56 @@ open class ListScreen: Screen {
         }
         if selectedIndex == nil { state.selectedID = visibleItems.first?.id }
         setNeedsDisplay()
+    }
+
+    // MARK: restoration by model identifier
+
+    /// How many neighbours of the selection are saved, nearest first, to land on when the
+    /// selected item itself has gone.
+    static let savedNeighbours = 16
+
+    /// Saved as the selected item's id and its row on screen, not as row numbers, so reordered
+    /// or filtered data lands on the same item (UIDataSourceModelAssociation).
+    open override func encodeRestorableState(with coder: KeyedArchiver) throws {
+        try coder.encode(state.selectedID, forKey: "selectedID")
+        if let index = selectedIndex {
+            coder.encode(index - state.scrollOffset, forKey: "rowsAboveSelection")
+            try coder.encode(Self.neighbours(of: index, in: visibleItems.map(\.id)), forKey: "neighbourIDs")
+        }
+        try coder.encode(state.filter.text, forKey: "filter")
+        coder.encode(state.filter.cursor, forKey: "filterCursor")
+        coder.encode(state.isEditingFilter, forKey: "isEditingFilter")
+    }
+
+    open override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
+        var restored = ListState()
+        let filter = try coder.decodeObject(of: String.self, forKey: "filter") ?? ""
+        restored.filter = TextFieldState(filter, cursor: try coder.decodeInteger(forKey: "filterCursor"))
+        restored.isEditingFilter = try coder.decodeBool(forKey: "isEditingFilter")
+        let saved = try coder.decodeObject(of: String.self, forKey: "selectedID")
+        let neighbours = (try? coder.decodeObject(of: [String].self, forKey: "neighbourIDs")) ?? []
+        state = restored
+        refilter()
+        let present = Set(visibleItems.map(\.id))
+        if let target = ([saved].compactMap { $0 } + neighbours).first(where: present.contains) {
+            state.selectedID = target
+        }
+        if let index = selectedIndex {
+            state.scrollOffset = max(0, index - max(0, try coder.decodeInteger(forKey: "rowsAboveSelection")))
+        }
+        setNeedsDisplay()
+    }
+
+    /// Ids around `index`, nearest first, alternating after and before.
+    static func neighbours(of index: Int, in ids: [String]) -> [String] {
+        var result: [String] = []
+        var distance = 1
+        while result.count < savedNeighbours, index - distance >= 0 || index + distance < ids.count {
+            if index + distance < ids.count { result.append(ids[index + distance]) }
+            if index - distance >= 0 { result.append(ids[index - distance]) }
+            distance += 1
+        }
+        return Array(result.prefix(savedNeighbours))
     }
 
     private func move(by delta: Int) {

@@ -1,3 +1,4 @@
+import KeyedArchive
 import Terminal
 
 /// A screen presented over everything, ending with a typed result handed to `completion`.
@@ -93,6 +94,12 @@ public final class Confirm: ModalScreen<Bool> {
 /// Asks for a line of text. The result is nil when cancelled with Esc.
 public final class Prompt: ModalScreen<String?> {
     public var field: TextFieldState
+    /// Shown as dots, and never saved by the restoration engine.
+    public var isSecure = false
+    /// Saves the half-typed text while presented, so it is asked again at launch with the
+    /// same text. Needs an identifier and a restoration class (which supplies the completion);
+    /// ignored for secure prompts.
+    public var preservesDraft = false
 
     public init(title: String, message: String, text: String = "", restorationIdentifier: String? = nil, completion: ((String?) -> Void)? = nil) {
         field = TextFieldState(text)
@@ -100,6 +107,19 @@ public final class Prompt: ModalScreen<String?> {
     }
 
     public override var acceptsTextInput: Bool { true }
+
+    public override var preservesWhilePresented: Bool { preservesDraft && !isSecure }
+
+    public override func encodeRestorableState(with coder: KeyedArchiver) throws {
+        guard !isSecure else { return }
+        try coder.encode(field.text, forKey: "text")
+        coder.encode(field.cursor, forKey: "cursor")
+    }
+
+    public override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
+        guard !isSecure, let text = try coder.decodeObject(of: String.self, forKey: "text") else { return }
+        field = TextFieldState(text, cursor: try coder.decodeInteger(forKey: "cursor"))
+    }
 
     public override var keyBindings: [KeyBinding] {
         [
@@ -115,7 +135,8 @@ public final class Prompt: ModalScreen<String?> {
     }
 
     public override func drawControls(in canvas: Canvas) {
-        field.draw(in: canvas, x: 0, y: 0, width: canvas.width)
+        let shown = isSecure ? TextFieldState(String(repeating: "•", count: field.characters.count), cursor: field.cursor) : field
+        shown.draw(in: canvas, x: 0, y: 0, width: canvas.width)
     }
 }
 

@@ -1,3 +1,4 @@
+import Restoration
 import Terminal
 
 /// A stack of screens, the top one shown under a title path ("Characters › Alice").
@@ -45,6 +46,13 @@ open class NavigationStack: Screen {
         for screen in screens { adopt(screen) }
         if isVisible { topScreen.beginAppearing() }
         setNeedsDisplay()
+    }
+
+    /// The saved stack, as the engine found or rebuilt it. The root stays whatever the app
+    /// made; screens that could not be rebuilt are simply missing from the stack.
+    open override func restoreChildren(_ children: [any Restorable]) {
+        let pushed = children.compactMap { $0 as? Screen }.filter { $0 !== stack[0] }
+        setStack([stack[0]] + pushed)
     }
 
     open override var keyBindings: [KeyBinding] {

@@ -1,3 +1,4 @@
+import KeyedArchive
 import Terminal
 
 /// A scrolling text reader. Its place is kept as a position in the text (the first character
@@ -37,6 +38,14 @@ open class PagerScreen: Screen {
             anchor = boundary
             setNeedsDisplay()
         }
+    }
+
+    open override func encodeRestorableState(with coder: KeyedArchiver) throws {
+        coder.encode(anchorOffset, forKey: "anchorOffset")
+    }
+
+    open override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
+        anchorOffset = try coder.decodeInteger(forKey: "anchorOffset")
     }
 
     private func lines(width: Int) -> [Range<String.Index>] {

@@ -1,3 +1,5 @@
+import KeyedArchive
+import Restoration
 import Terminal
 
 /// A view-controller-like object: it owns a piece of state, draws it into the region it is
@@ -6,10 +8,13 @@ import Terminal
 /// Lifecycle, as in UIKit: `viewDidLoad` once before the first appearance, then
 /// `viewWillAppear` / `viewDidAppear` and `viewWillDisappear` / `viewDidDisappear` each time a
 /// container shows or hides it.
-open class Screen {
+open class Screen: Restorable {
     open var title: String
     /// The name the restoration engine saves this screen under; nil means it is not preserved.
     public var restorationIdentifier: String?
+    /// The registered restoration class that rebuilds this screen at launch, for screens the
+    /// app creates in code (a pushed detail screen) rather than at start-up.
+    public var restorationClassName: String?
     public private(set) weak var parent: Screen?
     public private(set) var isViewLoaded = false
     public private(set) var isVisible = false
@@ -77,6 +82,19 @@ open class Screen {
         isVisible = false
         viewDidDisappear()
     }
+
+    // MARK: restoration (the engine calls these; see Restorable)
+
+    /// Every child with an identifier is considered; the engine skips the others.
+    open var restorableChildren: [any Restorable] { children }
+    open func encodeRestorableState(with coder: KeyedArchiver) throws {}
+    open func decodeRestorableState(with coder: KeyedUnarchiver) throws {}
+    open func restoreChildren(_ children: [any Restorable]) {}
+    open func applicationFinishedRestoringState() {}
+    /// Whether this screen, while presented as a modal, is saved and presented again at launch.
+    /// Off by default: an alert or a confirmation belongs to a moment that has passed. A screen
+    /// that turns it on needs an identifier and a restoration class.
+    open var preservesWhilePresented: Bool { false }
 
     // MARK: drawing and events
 

@@ -1,3 +1,4 @@
+import KeyedArchive
 import Terminal
 
 /// A tab bar over one child screen at a time. Switch with 1…9, Tab / Shift-Tab, or a click on a
@@ -26,6 +27,23 @@ open class TabScreen: Screen {
         selectedIndex = index
         if isVisible { tabs[selectedIndex].beginAppearing() }
         setNeedsDisplay()
+    }
+
+    // MARK: restoration
+
+    /// The selected tab is saved by identifier, so adding or reordering tabs keeps it.
+    open override func encodeRestorableState(with coder: KeyedArchiver) throws {
+        try coder.encode(selectedTab.restorationIdentifier, forKey: "selectedTab")
+        coder.encode(selectedIndex, forKey: "selectedIndex")
+    }
+
+    open override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
+        if let id = try coder.decodeObject(of: String.self, forKey: "selectedTab"),
+           let index = tabs.firstIndex(where: { $0.restorationIdentifier == id }) {
+            select(index)
+        } else if coder.containsValue(forKey: "selectedIndex") {
+            select(try coder.decodeInteger(forKey: "selectedIndex"))
+        }
     }
 
     open override var keyBindings: [KeyBinding] {

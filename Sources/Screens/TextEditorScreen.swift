@@ -1,3 +1,4 @@
+import KeyedArchive
 import Terminal
 
 /// A multi-line UTF-8 text editor with soft wrapping. Lines wrap at the display width, so the
@@ -24,6 +25,18 @@ open class TextEditorScreen: Screen {
     }
 
     open override var acceptsTextInput: Bool { true }
+
+    /// The text as typed, saved or not, with the cursor: a draft survives a relaunch.
+    open override func encodeRestorableState(with coder: KeyedArchiver) throws {
+        try coder.encode(state.text, forKey: "text")
+        coder.encode(state.line, forKey: "line")
+        coder.encode(state.column, forKey: "column")
+    }
+
+    open override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
+        guard let text = try coder.decodeObject(of: String.self, forKey: "text") else { return }
+        state = TextEditorState(text: text, line: try coder.decodeInteger(forKey: "line"), column: try coder.decodeInteger(forKey: "column"))
+    }
 
     /// A visual row: which logical line, and which characters of it.
     struct Row: Equatable {

@@ -1,3 +1,4 @@
+import Restoration
 import Screens
 import Terminal
 #if canImport(Glibc)
@@ -9,13 +10,19 @@ import Glibc
 public enum AppRunner {
     public struct Options {
         public var exitAfterFirstFrame = false
-        public init(exitAfterFirstFrame: Bool = false) { self.exitAfterFirstFrame = exitAfterFirstFrame }
+        /// Where and how the screen tree is saved and restored; nil runs without restoration.
+        public var restoration: RestorationController.Configuration?
+        public init(exitAfterFirstFrame: Bool = false, restoration: RestorationController.Configuration? = nil) {
+            self.exitAfterFirstFrame = exitAfterFirstFrame
+            self.restoration = restoration
+        }
     }
 
     /// Runs the app and returns the process exit status. `makeRoot` is for tests; the app always
     /// starts from `RootScreen.make()`.
     public static func run(_ options: Options, environment: [String: String], makeTerminal: ([String: String]) throws -> Terminal,
-                           makeRoot: () -> Screen = { RootScreen.make() }) -> Int32 {
+                           makeRoot: () -> Screen = { RootScreen.make() },
+                           makeEngine: () -> RestorationEngine = { RootScreen.restorationEngine() }) -> Int32 {
         let terminal: Terminal
         do {
             terminal = try makeTerminal(environment)
@@ -24,9 +31,17 @@ public enum AppRunner {
             return 1
         }
         let application = Application(terminal: terminal, root: makeRoot())
+        let restoration = options.restoration.map { configuration in
+            var configuration = configuration
+            // A start-up measurement must not write: it would time the save, and change what it measures.
+            if options.exitAfterFirstFrame { configuration.savesState = false }
+            return RestorationController(configuration: configuration, engine: makeEngine())
+        }
+        if let restoration { application.addLifecycleObserver(restoration) }
         do {
             let reason = try application.run(exitAfterFirstFrame: options.exitAfterFirstFrame)
             terminal.restore()
+            if let error = restoration?.lastSaveError { printError("could not save your place (the previous save is kept): \(error)") }
             return reason == .quit ? 0 : 128 + signalNumber(reason)
         } catch {
             terminal.restore()  // before the message, or it would be lost on the alternate screen
@@ -45,8 +60,10 @@ public enum AppRunner {
         }
     }
 
-    static func printError(_ error: Error) {
-        var line = "wonderland: \(error)\n"
+    static func printError(_ error: Error) { printError("\(error)") }
+
+    static func printError(_ message: String) {
+        var line = "wonderland: \(message)\n"
         line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 }

@@ -1,3 +1,5 @@
+import KeyedArchive
+import Restoration
 import Screens
 
 // The three tabs as they stand before their fronts land (map: issue 6; characters and book:
@@ -31,9 +33,37 @@ enum CharactersTab {
         let list = ListScreen(title: "Characters", items: sample, restorationIdentifier: "CharacterList")
         let navigation = NavigationStack(root: list, restorationIdentifier: "CharacterNav")
         list.onActivate = { [unowned navigation] item in
-            navigation.push(TextEditorScreen(title: item.title, restorationIdentifier: "CharacterDetail"))
+            navigation.push(CharacterNotesScreen(character: item))
         }
         return navigation
+    }
+
+    /// Rebuilds the notes screen pushed in code, from the character id it saved.
+    static func registerRestorationClasses(in registry: inout RestorationClassRegistry) {
+        registry.register(CharacterNotesScreen.restorationClass) { _, coder in
+            guard let id = try coder.decodeObject(of: String.self, forKey: CharacterNotesScreen.characterKey),
+                  let item = sample.first(where: { $0.id == id }) else { return nil }
+            return CharacterNotesScreen(character: item)
+        }
+    }
+}
+
+/// A character's notes, pushed in code when a row is opened; until the Characters front lands
+/// the notes live only in the screen (and its restored draft).
+final class CharacterNotesScreen: TextEditorScreen {
+    static let restorationClass = "CharacterDetail"
+    static let characterKey = "characterID"
+    let characterID: String
+
+    init(character: ListItem) {
+        characterID = character.id
+        super.init(title: character.title, restorationIdentifier: "CharacterDetail")
+        restorationClassName = Self.restorationClass
+    }
+
+    override func encodeRestorableState(with coder: KeyedArchiver) throws {
+        try super.encodeRestorableState(with: coder)
+        try coder.encode(characterID, forKey: Self.characterKey)
     }
 }
 

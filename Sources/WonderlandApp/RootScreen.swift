@@ -1,3 +1,4 @@
+import Restoration
 import Screens
 
 /// Builds the screen tree every launch starts from: the tab bar and its three tabs, each with
@@ -7,5 +8,12 @@ public enum RootScreen {
 
     public static func make() -> TabScreen {
         TabScreen(title: "Wonderland", tabs: [MapTab.make(), CharactersTab.make(), BookTab.make()], restorationIdentifier: tabBarIdentifier)
+    }
+
+    /// The engine with every restoration class the app's screens use.
+    public static func restorationEngine() -> RestorationEngine {
+        var registry = RestorationClassRegistry()
+        CharactersTab.registerRestorationClasses(in: &registry)
+        return RestorationEngine(registry: registry)
     }
 }

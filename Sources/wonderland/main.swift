@@ -1,9 +1,7 @@
 import ArgumentParser
+import Restoration
 import Terminal
 import WonderlandApp
-#if canImport(Glibc)
-import Glibc
-#endif
 
 struct Wonderland: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,29 +14,25 @@ struct Wonderland: ParsableCommand {
             Files: state in $XDG_STATE_HOME/wonderland, settings in
             $XDG_CONFIG_HOME/wonderland, books and caches in $XDG_DATA_HOME/wonderland.
             """,
-        version: "0.1.0",
-        subcommands: [PlistCommand.self]
+        version: AppVersion.current,
+        subcommands: [PlistCommand.self, StateCommand.self]
     )
 
     @Flag(help: "Draw the first frame, then exit (for start-up benchmarks).")
     var exitAfterFirstFrame = false
 
+    @Flag(help: "Start on the default screens instead of where you left off (the saved place is replaced at the next save).")
+    var fresh = false
+
     func run() throws {
-        let status = AppRunner.run(.init(exitAfterFirstFrame: exitAfterFirstFrame), environment: environment()) { env in
+        let environment = ProcessEnvironment.current()
+        let restoration = RestorationController.Configuration(
+            files: RestorationFiles.standard(environment: environment), fresh: fresh, appVersion: AppVersion.current)
+        let options = AppRunner.Options(exitAfterFirstFrame: exitAfterFirstFrame, restoration: restoration)
+        let status = AppRunner.run(options, environment: environment) { env in
             try NcursesTerminal(environment: env)
         }
         if status != 0 { throw ExitCode(status) }
-    }
-
-    private func environment() -> [String: String] {
-        var result: [String: String] = [:]
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let pair = String(cString: entry)
-            if let equals = pair.firstIndex(of: "=") { result[String(pair[..<equals])] = String(pair[pair.index(after: equals)...]) }
-            pointer += 1
-        }
-        return result
     }
 }
 

@@ -1,0 +1,86 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// File writes that never leave a half-written file under the real name: a temporary file in
+/// the same folder, fsync, rename over the old one, fsync of the folder (so the rename itself
+/// survives a power loss). Files are 0600, folders 0700.
+public enum AtomicFile {
+    public struct Failure: Error, CustomStringConvertible {
+        public let operation: String
+        public let path: String
+        public let code: Int32
+        public var description: String { "\(operation) \(path): \(String(cString: strerror(code)))" }
+    }
+
+    public static func write(_ data: Data, to url: URL) throws {
+        let folder = url.deletingLastPathComponent()
+        try makeFolder(folder)
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())")
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw Failure(operation: "create", path: temporary.path, code: errno) }
+        do {
+            try data.withUnsafeBytes { buffer in
+                var offset = 0
+                while offset < buffer.count {
+                    let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                    if written < 0 {
+                        if errno == EINTR { continue }
+                        throw Failure(operation: "write", path: temporary.path, code: errno)
+                    }
+                    offset += written
+                }
+            }
+            guard fsync(fd) == 0 else { throw Failure(operation: "fsync", path: temporary.path, code: errno) }
+            guard close(fd) == 0 else { throw Failure(operation: "close", path: temporary.path, code: errno) }
+        } catch {
+            close(fd)
+            unlink(temporary.path)
+            throw error
+        }
+        guard rename(temporary.path, url.path) == 0 else {
+            let code = errno
+            unlink(temporary.path)
+            throw Failure(operation: "rename", path: url.path, code: code)
+        }
+        syncFolder(folder)
+    }
+
+    /// Creates the folder (and its parents) 0700 when missing.
+    public static func makeFolder(_ folder: URL) throws {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue { return }
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw Failure(operation: "create folder", path: folder.path, code: errno == 0 ? EIO : errno)
+        }
+    }
+
+    static func syncFolder(_ folder: URL) {
+        let fd = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+
+    /// Renames a damaged file to `<name>.<label>-<timestamp>` beside it, never deleting it;
+    /// returns the new location.
+    @discardableResult
+    public static func moveAside(_ url: URL, label: String, now: Date = Date()) throws -> URL {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
+        var target = url.deletingLastPathComponent().appendingPathComponent("\(url.lastPathComponent).\(label)-\(formatter.string(from: now))")
+        var suffix = 1
+        while FileManager.default.fileExists(atPath: target.path) {
+            suffix += 1
+            target = url.deletingLastPathComponent().appendingPathComponent("\(url.lastPathComponent).\(label)-\(formatter.string(from: now))-\(suffix)")
+        }
+        guard rename(url.path, target.path) == 0 else { throw Failure(operation: "move aside", path: url.path, code: errno) }
+        syncFolder(url.deletingLastPathComponent())
+        return target
+    }
+}

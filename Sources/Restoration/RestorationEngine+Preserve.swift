@@ -1,0 +1,78 @@
+import Foundation
+import KeyedArchive
+
+extension RestorationEngine {
+    /// The saved archive and what was left out of it.
+    public struct Preserved {
+        public let data: Data
+        /// Identifier paths saved, root first.
+        public let paths: [String]
+        public let log: [String]
+    }
+
+    /// Archives `root` (and the modals whose policy lets them be preserved) with `header`.
+    /// Throws on a duplicate identifier under `.fail`, or when an object's encoding throws.
+    public func preserve(root: any Restorable, modals: [any Restorable] = [], header: RestorationHeader,
+                         delegate: RestorationDelegate? = nil) throws -> Preserved {
+        var walk = PreservationWalk(policy: duplicatePolicy, maximumDepth: maximumDepth)
+        let rootNode = try walk.node(for: root, parentPath: [])
+        var modalNodes: [RestorationNode] = []
+        var modalIDs: Set<String> = []
+        for modal in modals {
+            guard let id = modal.restorationIdentifier else { continue }
+            guard modalIDs.insert(id).inserted else {
+                try walk.duplicate(["Modals", id])
+                continue
+            }
+            if let node = try walk.node(for: modal, parentPath: ["Modals"]) { modalNodes.append(node) }
+        }
+
+        let archiver = KeyedArchiver()
+        try delegate?.willEncodeRestorableState(with: archiver)
+        try header.encode(with: archiver)
+        try archiver.encode(rootNode, forKey: RestorationHeader.Key.root)
+        try archiver.encode(modalNodes, forKey: RestorationHeader.Key.modals)
+        return Preserved(data: try archiver.encodedData(format: .binary), paths: walk.paths, log: walk.log)
+    }
+}
+
+/// Builds the node tree by UIKit's rules: no identifier, no node and no subtree.
+private struct PreservationWalk {
+    let policy: RestorationEngine.DuplicatePolicy
+    let maximumDepth: Int
+    var paths: [String] = []
+    var log: [String] = []
+
+    mutating func node(for object: any Restorable, parentPath: [String]) throws -> RestorationNode? {
+        guard let id = object.restorationIdentifier, !id.isEmpty else { return nil }
+        let path = parentPath + [id]
+        guard !id.contains("/") else {
+            log.append("\(RestorationEngine.path(path)): identifiers may not contain \"/\"; not saved")
+            return nil
+        }
+        guard path.count <= maximumDepth else {
+            log.append("\(RestorationEngine.path(path)): deeper than \(maximumDepth) levels; not saved")
+            return nil
+        }
+        paths.append(RestorationEngine.path(path))
+        let node = RestorationNode(identifier: id, object: object)
+        var siblings: Set<String> = []
+        for child in object.restorableChildren {
+            guard let childID = child.restorationIdentifier else { continue }
+            guard siblings.insert(childID).inserted else {
+                try duplicate(path + [childID])
+                continue
+            }
+            if let childNode = try self.node(for: child, parentPath: path) { node.children.append(childNode) }
+        }
+        return node
+    }
+
+    mutating func duplicate(_ path: [String]) throws {
+        let joined = RestorationEngine.path(path)
+        switch policy {
+        case .fail: throw RestorationError(.duplicateIdentifier(path: joined))
+        case .skipAndLog: log.append("\(joined): another sibling has this identifier; only the first is saved")
+        }
+    }
+}

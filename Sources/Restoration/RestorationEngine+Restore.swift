@@ -1,0 +1,189 @@
+import Foundation
+import KeyedArchive
+import PropertyList
+
+extension RestorationEngine {
+    /// What a restore did: the archive's header, the identifier paths restored, and a line
+    /// for everything skipped and why.
+    public struct Report {
+        public let header: RestorationHeader
+        public let restoredPaths: [String]
+        public let log: [String]
+    }
+
+    /// Rebuilds the saved tree onto `root`, which the app has created but not yet shown:
+    /// each saved object is found among its parent's children (objects the app creates
+    /// anyway), else built by its registered restoration class, else skipped with the reason
+    /// logged. Custom state is decoded before anything appears; containers then get their
+    /// restored children. Throws only when nothing can be restored at all.
+    public func restore(from data: Data, root: any Restorable, presentModal: (any Restorable) -> Void = { _ in },
+                        delegate: RestorationDelegate? = nil) throws -> Report {
+        let (unarchiver, log) = try open(data)
+        let header = try Self.header(from: unarchiver)
+        guard header.formatVersion == Self.formatVersion else {
+            throw RestorationError(.incompatibleFormat(found: header.formatVersion, supported: Self.formatVersion))
+        }
+        if let delegate, !delegate.shouldRestoreApplicationState(header) { throw RestorationError(.declinedByApp) }
+
+        let rootNode: RestorationNode?
+        let modalNodes: [RestorationNode]
+        do {
+            rootNode = try unarchiver.decodeObject(of: RestorationNode.self, forKey: RestorationHeader.Key.root)
+            modalNodes = (try? unarchiver.decodeObject(of: [RestorationNode].self, forKey: RestorationHeader.Key.modals)) ?? []
+        } catch {
+            throw RestorationError(.notAnArchive("screen tree: \(error)"))
+        }
+
+        var walk = RestorationWalk(engine: self, unarchiver: unarchiver, log: log)
+        if let rootNode {
+            if rootNode.identifier == root.restorationIdentifier {
+                walk.apply(rootNode, to: root, path: [rootNode.identifier])
+            } else {
+                walk.log.append("root is \"\(rootNode.identifier)\" in the archive but \"\(root.restorationIdentifier ?? "nil")\" in the app; nothing restored")
+            }
+        } else {
+            walk.log.append("the archive holds no screen tree")
+        }
+        for node in modalNodes.prefix(maximumChildren) {
+            if let modal = walk.rebuild(node, path: ["Modals", node.identifier]) {
+                walk.apply(node, to: modal, path: ["Modals", node.identifier])
+                presentModal(modal)
+            }
+        }
+        do { try delegate?.didDecodeRestorableState(with: unarchiver) } catch {
+            walk.log.append("app-level state skipped: \(error)")
+        }
+        for object in walk.restored { object.applicationFinishedRestoringState() }
+        return Report(header: header, restoredPaths: walk.paths, log: walk.log)
+    }
+
+    /// Parses the archive, standing in a placeholder for every class this build does not know
+    /// (logged), so that what refers to it fails alone rather than the whole archive.
+    func open(_ data: Data) throws -> (KeyedUnarchiver, [String]) {
+        let value: PropertyListValue
+        do { value = try PropertyListReader.value(from: data) } catch {
+            throw RestorationError(.notAnArchive("not a property list: \(error)"))
+        }
+        var log: [String] = []
+        do {
+            let contents = try ArchiveContents(value)
+            var known: [String: any KeyedArchivable.Type] = [RestorationNode.archiveClassName: RestorationNode.self]
+            for type in allowedClasses { known[type.archiveClassName] = type }
+            var renamed: [String: any KeyedArchivable.Type] = [:]
+            for (index, name) in contents.classNames.enumerated() {
+                guard let name, known[name] == nil, !Self.foundationClassNames.contains(name), renamed[name] == nil else { continue }
+                renamed[name] = UnknownArchivedObject.self
+                log.append("object \(index): class \(name) is unknown to this build; what refers to it is skipped")
+            }
+            return (try KeyedUnarchiver(archive: value, allowedClasses: Array(known.values), renamedClasses: renamed), log)
+        } catch {
+            throw RestorationError(.notAnArchive("\(error)"))
+        }
+    }
+
+    static func header(from unarchiver: KeyedUnarchiver) throws -> RestorationHeader {
+        do {
+            guard let decoded = try RestorationHeader.decode(from: unarchiver) else { throw RestorationError(.notARestorationArchive) }
+            return decoded
+        } catch let error as RestorationError {
+            throw error
+        } catch {
+            throw RestorationError(.notAnArchive("header: \(error)"))
+        }
+    }
+
+    static let foundationClassNames: Set<String> = [
+        "NSString", "NSMutableString", "NSData", "NSMutableData", "NSDate",
+        "NSArray", "NSMutableArray", "NSDictionary", "NSMutableDictionary",
+    ]
+}
+
+/// One pass over the decoded node tree, matching nodes to objects.
+private struct RestorationWalk {
+    let engine: RestorationEngine
+    let unarchiver: KeyedUnarchiver
+    var log: [String]
+    var paths: [String] = []
+    var restored: [any Restorable] = []
+    /// Nodes already applied: a crafted archive may make a node its own descendant.
+    var visited: Set<ObjectIdentifier> = []
+
+    init(engine: RestorationEngine, unarchiver: KeyedUnarchiver, log: [String]) {
+        self.engine = engine
+        self.unarchiver = unarchiver
+        self.log = log
+    }
+
+    mutating func apply(_ node: RestorationNode, to object: any Restorable, path: [String]) {
+        let joined = RestorationEngine.path(path)
+        guard visited.insert(ObjectIdentifier(node)).inserted else {
+            log.append("\(joined): the archive refers back to this screen (a cycle); restored once")
+            return
+        }
+        for problem in node.problems { log.append("\(joined): \(problem)") }
+        if let scope = node.scope {
+            do { try unarchiver.decoding(scope) { try object.decodeRestorableState(with: unarchiver) } } catch {
+                log.append("\(joined): state skipped: \(error)")
+            }
+        }
+        paths.append(joined)
+        restored.append(object)
+
+        guard path.count < engine.maximumDepth else {
+            if !node.children.isEmpty { log.append("\(joined): deeper than \(engine.maximumDepth) levels; children skipped") }
+            object.restoreChildren([])
+            return
+        }
+        var children: [any Restorable] = []
+        var seen: Set<String> = []
+        for (position, childNode) in node.children.enumerated() {
+            guard position < engine.maximumChildren else {
+                log.append("\(joined): \(node.children.count - position) more saved children skipped (limit \(engine.maximumChildren))")
+                break
+            }
+            let childPath = path + [childNode.identifier]
+            guard !childNode.identifier.isEmpty else {
+                log.append("\(joined): a saved child has no identifier; skipped")
+                continue
+            }
+            guard seen.insert(childNode.identifier).inserted else {
+                log.append("\(RestorationEngine.path(childPath)): saved twice under one parent; the second is skipped")
+                continue
+            }
+            let existing = object.restorableChildren.first { $0.restorationIdentifier == childNode.identifier }
+            guard let child = existing ?? rebuild(childNode, path: childPath) else { continue }
+            apply(childNode, to: child, path: childPath)
+            children.append(child)
+        }
+        object.restoreChildren(children)
+    }
+
+    /// Builds an object the app does not create itself, through its restoration class.
+    mutating func rebuild(_ node: RestorationNode, path: [String]) -> (any Restorable)? {
+        let joined = RestorationEngine.path(path)
+        guard let className = node.restorationClassName else {
+            log.append("\(joined): the app no longer creates this screen and it has no restoration class; skipped")
+            return nil
+        }
+        guard let factory = engine.registry.factory(named: className) else {
+            log.append("\(joined): restoration class \(className) is not registered; skipped")
+            return nil
+        }
+        let built: (any Restorable)?
+        do {
+            built = try node.scope.map { scope in try unarchiver.decoding(scope) { try factory(path, unarchiver) } } ?? nil
+        } catch {
+            log.append("\(joined): restoration class \(className) failed: \(error); skipped")
+            return nil
+        }
+        guard let built else {
+            log.append("\(joined): restoration class \(className) declined to rebuild it; skipped")
+            return nil
+        }
+        guard built.restorationIdentifier == node.identifier else {
+            log.append("\(joined): restoration class \(className) built \"\(built.restorationIdentifier ?? "nil")\"; skipped")
+            return nil
+        }
+        return built
+    }
+}

@@ -1,0 +1,77 @@
+import KeyedArchive
+
+/// Saves a tree of `Restorable` objects into an NSKeyedArchiver-format archive and rebuilds
+/// it: each preserved object becomes a node under its identifier, holding the keys it encoded
+/// and its preserved children.
+public struct RestorationEngine {
+    /// Bumped when the archive's layout changes incompatibly; an archive with another version
+    /// is not restored.
+    public static let formatVersion = 1
+
+    /// What preservation does with two siblings under one identifier.
+    public enum DuplicatePolicy: Sendable {
+        /// Throw: tests and debug builds, where a duplicate is a programming error.
+        case fail
+        /// Keep the first, log the rest: a release build should still save what it can.
+        case skipAndLog
+    }
+
+    public var registry: RestorationClassRegistry
+    public var duplicatePolicy: DuplicatePolicy
+    /// Archivable classes screens store in their state, beyond plain values.
+    public var allowedClasses: [any KeyedArchivable.Type]
+    /// Bounds for hostile archives: children restored per object, and nesting.
+    public var maximumChildren = 64
+    public var maximumDepth = 32
+
+    public init(registry: RestorationClassRegistry = RestorationClassRegistry(),
+                duplicatePolicy: DuplicatePolicy = .defaultForBuild,
+                allowedClasses: [any KeyedArchivable.Type] = []) {
+        self.registry = registry
+        self.duplicatePolicy = duplicatePolicy
+        self.allowedClasses = allowedClasses
+    }
+
+    static func path(_ components: [String]) -> String { components.joined(separator: "/") }
+}
+
+extension RestorationEngine.DuplicatePolicy {
+    public static var defaultForBuild: Self {
+        #if DEBUG
+        return .fail
+        #else
+        return .skipAndLog
+        #endif
+    }
+}
+
+public struct RestorationError: Error, CustomStringConvertible, Equatable {
+    public enum Kind: Equatable, Sendable {
+        case duplicateIdentifier(path: String)
+        case notAnArchive(String)
+        case notARestorationArchive
+        case incompatibleFormat(found: Int, supported: Int)
+        case declinedByApp
+    }
+    public let kind: Kind
+    public init(_ kind: Kind) { self.kind = kind }
+
+    /// True when the file itself is damaged (moved aside), rather than merely not wanted.
+    public var isCorruption: Bool {
+        switch kind {
+        case .notAnArchive, .notARestorationArchive: return true
+        default: return false
+        }
+    }
+
+    public var description: String {
+        switch kind {
+        case .duplicateIdentifier(let path): return "two siblings share the identifier path \(path)"
+        case .notAnArchive(let reason): return "the archive does not decode: \(reason)"
+        case .notARestorationArchive: return "the archive has no restoration format version"
+        case .incompatibleFormat(let found, let supported):
+            return "the archive's format version is \(found); this build reads version \(supported)"
+        case .declinedByApp: return "the app declined to restore this archive"
+        }
+    }
+}

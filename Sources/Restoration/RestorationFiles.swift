@@ -1,0 +1,83 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The restoration archive and its companions in `$XDG_STATE_HOME/wonderland`: the archive,
+/// the crash marker (present while a restore is under way) and a log of why restores did or
+/// did not happen, which `wonderland state show` prints.
+public struct RestorationFiles: Sendable {
+    public let folder: URL
+    public var archive: URL { folder.appendingPathComponent("restoration.archive") }
+    public var marker: URL { folder.appendingPathComponent("restoration.restoring") }
+    public var log: URL { folder.appendingPathComponent("restoration.log") }
+    /// Where `state reset` keeps the archive it replaces, so one reset can be undone by hand.
+    public var previous: URL { folder.appendingPathComponent("restoration.archive.previous") }
+
+    public init(folder: URL) { self.folder = folder }
+
+    /// `$XDG_STATE_HOME/wonderland`, or `~/.local/state/wonderland`.
+    public static func standard(environment: [String: String]) -> RestorationFiles {
+        let base: URL
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            base = URL(fileURLWithPath: state)
+        } else {
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            base = URL(fileURLWithPath: home).appendingPathComponent(".local/state")
+        }
+        return RestorationFiles(folder: base.appendingPathComponent("wonderland"))
+    }
+
+    public func writeArchive(_ data: Data) throws { try AtomicFile.write(data, to: archive) }
+
+    /// The saved archive, or nil when there is none.
+    public func readArchive() throws -> Data? {
+        guard FileManager.default.fileExists(atPath: archive.path) else { return nil }
+        do { return try Data(contentsOf: archive) } catch {
+            throw AtomicFile.Failure(operation: "read", path: archive.path, code: errno == 0 ? EIO : errno)
+        }
+    }
+
+    @discardableResult
+    public func moveArchiveAside(now: Date = Date()) throws -> URL {
+        try AtomicFile.moveAside(archive, label: "corrupt", now: now)
+    }
+
+    public var hasMarker: Bool { FileManager.default.fileExists(atPath: marker.path) }
+
+    public func writeMarker(now: Date = Date()) throws {
+        try AtomicFile.write(Data("restoring since \(ISO8601DateFormatter().string(from: now)), pid \(getpid())\n".utf8), to: marker)
+    }
+
+    public func removeMarker() { unlink(marker.path) }
+
+    /// Appends lines to the log, each stamped; keeps the log under about 64 KB by dropping its
+    /// oldest half when it grows past that.
+    public func appendLog(_ lines: [String], now: Date = Date()) {
+        guard !lines.isEmpty, (try? AtomicFile.makeFolder(folder)) != nil else { return }
+        let stamp = ISO8601DateFormatter().string(from: now)
+        var text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        if text.utf8.count > 64 * 1024 {
+            let kept = text.split(separator: "\n", omittingEmptySubsequences: false)
+            text = kept.suffix(kept.count / 2).joined(separator: "\n")
+        }
+        for line in lines { text += "\(stamp) \(line)\n" }
+        try? AtomicFile.write(Data(text.utf8), to: log)
+    }
+
+    public func readLog() -> [String] {
+        ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    /// Moves the archive to `previous` (replacing an older one) so the next launch starts
+    /// fresh. Returns false when there was nothing to reset.
+    public func reset() throws -> Bool {
+        removeMarker()
+        guard FileManager.default.fileExists(atPath: archive.path) else { return false }
+        guard rename(archive.path, previous.path) == 0 else {
+            throw AtomicFile.Failure(operation: "reset", path: archive.path, code: errno)
+        }
+        AtomicFile.syncFolder(folder)
+        return true
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import KeyedArchive
+
+/// What the archive says about itself. The terminal size is for people reading `state show`;
+/// restored state never depends on it.
+public struct RestorationHeader: Equatable, Sendable {
+    public var formatVersion: Int
+    public var appVersion: String
+    public var timestamp: Date
+    public var terminalColumns: Int
+    public var terminalRows: Int
+
+    public init(formatVersion: Int = RestorationEngine.formatVersion, appVersion: String, timestamp: Date,
+                terminalColumns: Int, terminalRows: Int) {
+        self.formatVersion = formatVersion
+        self.appVersion = appVersion
+        self.timestamp = timestamp
+        self.terminalColumns = terminalColumns
+        self.terminalRows = terminalRows
+    }
+
+    enum Key {
+        static let formatVersion = "WLFormatVersion"
+        static let appVersion = "WLAppVersion"
+        static let timestamp = "WLTimestamp"
+        static let terminalColumns = "WLTerminalColumns"
+        static let terminalRows = "WLTerminalRows"
+        static let root = "WLRoot"
+        static let modals = "WLModals"
+        static let all: Set<String> = [formatVersion, appVersion, timestamp, terminalColumns, terminalRows, root, modals]
+    }
+
+    func encode(with archiver: KeyedArchiver) throws {
+        archiver.encode(formatVersion, forKey: Key.formatVersion)
+        try archiver.encode(appVersion, forKey: Key.appVersion)
+        try archiver.encode(timestamp, forKey: Key.timestamp)
+        archiver.encode(terminalColumns, forKey: Key.terminalColumns)
+        archiver.encode(terminalRows, forKey: Key.terminalRows)
+    }
+
+    /// Nil when the archive has no format version: it is not a restoration archive.
+    static func decode(from unarchiver: KeyedUnarchiver) throws -> RestorationHeader? {
+        guard unarchiver.containsValue(forKey: Key.formatVersion) else { return nil }
+        return RestorationHeader(
+            formatVersion: try unarchiver.decodeInteger(forKey: Key.formatVersion),
+            appVersion: (try? unarchiver.decodeObject(of: String.self, forKey: Key.appVersion)) ?? "unknown",
+            timestamp: (try? unarchiver.decodeObject(of: Date.self, forKey: Key.timestamp)) ?? Date(timeIntervalSince1970: 0),
+            terminalColumns: (try? unarchiver.decodeInteger(forKey: Key.terminalColumns)) ?? 0,
+            terminalRows: (try? unarchiver.decodeInteger(forKey: Key.terminalRows)) ?? 0)
+    }
+}

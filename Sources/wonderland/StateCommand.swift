@@ -1,0 +1,122 @@
+import ArgumentParser
+import Foundation
+import PropertyList
+import Restoration
+import WonderlandApp
+
+/// `wonderland state`: what the app will come back to, where it is kept, and a way to start
+/// over.
+struct StateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "state",
+        abstract: "Show, locate or reset the saved place (the restoration archive).",
+        subcommands: [Show.self, Path.self, Reset.self]
+    )
+
+    static var files: RestorationFiles { RestorationFiles.standard(environment: ProcessEnvironment.current()) }
+
+    struct Path: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print the archive's path.")
+        func run() throws { print(StateCommand.files.archive.path) }
+    }
+
+    struct Reset: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Start fresh at the next launch; the archive is kept as restoration.archive.previous.")
+        func run() throws {
+            let files = StateCommand.files
+            do {
+                if try files.reset() {
+                    files.appendLog(["reset: by `wonderland state reset`; the archive was moved to \(files.previous.lastPathComponent)"])
+                    print("Saved place moved to \(files.previous.path); the next launch starts fresh.")
+                } else {
+                    print("Nothing saved at \(files.archive.path); the next launch starts fresh.")
+                }
+            } catch {
+                FileHandle.standardError.write(Data("wonderland: \(error)\n".utf8))
+                throw ExitCode.failure
+            }
+        }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print the saved screen tree (identifier paths, restoration classes, every key) and why the last launch did or did not restore.")
+
+        @Option(help: "How many lines of the restoration log to show.")
+        var logLines = 12
+
+        func run() throws {
+            let files = StateCommand.files
+            print("Archive: \(files.archive.path)")
+            var failed = false
+            do {
+                if let data = try files.readArchive() {
+                    let summary = try RootScreen.restorationEngine().describe(data)
+                    print(StateSummaryPrinter.render(summary, bytes: data.count), terminator: "")
+                } else {
+                    print("  nothing saved yet")
+                }
+            } catch {
+                print("  unreadable: \(error)")
+                failed = true
+            }
+            if files.hasMarker { print("\nA restore is under way, or the last one did not finish (\(files.marker.path)).") }
+            let log = files.readLog()
+            if !log.isEmpty {
+                print("\nRecent restoration log (\(files.log.path)):")
+                for line in log.suffix(max(0, logLines)) { print("  \(line)") }
+            }
+            if failed { throw ExitCode.failure }
+        }
+    }
+}
+
+/// Formats a restoration summary: one block per saved screen, its keys indented below it.
+enum StateSummaryPrinter {
+    static func render(_ summary: RestorationEngine.Summary, bytes: Int) -> String {
+        let header = summary.header
+        var out = """
+              format version \(header.formatVersion) (this build restores \(RestorationEngine.formatVersion)), \(bytes) bytes
+              saved \(ISO8601DateFormatter().string(from: header.timestamp)) by wonderland \(header.appVersion) at \(header.terminalColumns)×\(header.terminalRows)
+
+            """
+        if !summary.appValues.isEmpty {
+            out += "App state:\n"
+            for (key, value) in summary.appValues { out += "    \(key) = \(describe(value))\n" }
+        }
+        out += "Screens (\(summary.nodes.count)):\n"
+        for node in summary.nodes {
+            out += "  \(node.path)"
+            if let className = node.restorationClassName { out += "  [restoration class \(className)]" }
+            out += "\n"
+            for (key, value) in node.values { out += "      \(key) = \(describe(value))\n" }
+            for problem in node.problems { out += "      ! \(problem)\n" }
+        }
+        for line in summary.log { out += "  ! \(line)\n" }
+        return out
+    }
+
+    /// One line per value; long text is cut, so a big draft does not flood the terminal.
+    static func describe(_ value: PropertyListValue, limit: Int = 72) -> String {
+        let text: String
+        switch value {
+        case .string(let string): text = quoted(string)
+        case .integer(let number): text = "\(number)"
+        case .real(let number): text = "\(number)"
+        case .boolean(let flag): text = flag ? "true" : "false"
+        case .date(let date): text = ISO8601DateFormatter().string(from: date)
+        case .data(let data): text = "<\(data.count) bytes>"
+        case .uid(let uid): text = "<uid \(uid)>"
+        case .array(let items): text = "[" + items.map { describe($0, limit: limit) }.joined(separator: ", ") + "]"
+        case .dictionary(let entries):
+            text = "{" + entries.keys.sorted().map { "\($0): \(describe(entries[$0]!, limit: limit))" }.joined(separator: ", ") + "}"
+        }
+        return text.count > limit ? String(text.prefix(limit - 1)) + "…" : text
+    }
+
+    private static func quoted(_ string: String) -> String {
+        "\"" + string.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r") + "\""
+    }
+}
