@@ -17,7 +17,7 @@ struct Wonderland: ParsableCommand {
             $XDG_CONFIG_HOME/wonderland, books and caches in $XDG_DATA_HOME/wonderland.
             """,
         version: "0.1.0",
-        subcommands: [PlistCommand.self]
+        subcommands: [PlistCommand.self, DefaultsCommand.self]
     )
 
     @Flag(help: "Draw the first frame, then exit (for start-up benchmarks).")
