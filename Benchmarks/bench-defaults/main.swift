@@ -106,7 +106,7 @@ func runListener(file: String, count: Int, inotify: Bool) {
     withExtendedLifetime(token) {}
 }
 
-func propagation(writes: Int, inotify: Bool) throws -> [Double] {
+func propagation(writes: Int, inotify: Bool) throws -> (delays: [Double], flushes: [Double]) {
     let folder = scratchFolder("propagation")
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("defaults.plist")
@@ -122,15 +122,18 @@ func propagation(writes: Int, inotify: Bool) throws -> [Double] {
         if chunk.isEmpty { break }
         ready.append(chunk)
     }
+    var flushes: [Double] = []
     for _ in 0 ..< writes {
-        writer.set(.real(DefaultsStore.monotonicNow()), forKey: "stamp")
+        let start = DefaultsStore.monotonicNow()
+        writer.set(.real(start), forKey: "stamp")
         try writer.flush()
+        flushes.append(DefaultsStore.monotonicNow() - start)
         // Far enough apart that each write is noticed on its own (the polling loop needs 250 ms).
         usleep(inotify ? 20_000 : 300_000)
     }
     let text = String(decoding: ready + reader.readDataToEndOfFile(), as: UTF8.self)
     listener.waitUntilExit()
-    return text.split(separator: "\n").dropFirst().compactMap { Double($0) }.sorted()
+    return (text.split(separator: "\n").dropFirst().compactMap { Double($0) }.sorted(), flushes.sorted())
 }
 
 func milliseconds(_ seconds: Double) -> String { String(format: "%.2f", seconds * 1000) }
@@ -159,12 +162,13 @@ case "stress"?:
 case "propagation"?:
     let writes = arguments.count > 1 ? Int(arguments[1])! : 200
     print("propagation: \(writes) writes (inotify), \(writes / 4) writes (polling); delay from set+flush to the other process's notification")
-    print("| watcher | writes noticed | median (ms) | max (ms) |")
-    print("| --- | ---: | ---: | ---: |")
+    print("| watcher | writes noticed | median (ms) | max (ms) | writer's flush, median (ms) |")
+    print("| --- | ---: | ---: | ---: | ---: |")
     for (name, inotify, count) in [("inotify (loop polls the fd)", true, writes), ("polling fallback (loop wakes every 250 ms)", false, writes / 4)] {
-        let delays = try propagation(writes: count, inotify: inotify)
+        let (delays, flushes) = try propagation(writes: count, inotify: inotify)
         let median = delays.isEmpty ? .nan : delays[delays.count / 2]
-        print("| \(name) | \(delays.count) of \(count) | \(milliseconds(median)) | \(milliseconds(delays.last ?? .nan)) |")
+        let flush = flushes.isEmpty ? .nan : flushes[flushes.count / 2]
+        print("| \(name) | \(delays.count) of \(count) | \(milliseconds(median)) | \(milliseconds(delays.last ?? .nan)) | \(milliseconds(flush)) |")
     }
 default:
     FileHandle.standardError.write(Data("usage: bench-defaults stress [PROCESSES] [WRITES] | propagation [WRITES]\n".utf8))
