@@ -63,16 +63,38 @@ func runNaiveWriter(file: String, index: Int, count: Int) throws {
     }
 }
 
+/// Foundation's UserDefaults (swift-corelibs-foundation) on a suite, synchronize() after each
+/// write; the suite's file lives under the XDG_CONFIG_HOME the parent sets.
+func runFoundationWriter(index: Int, count: Int) {
+    let defaults = UserDefaults(suiteName: "bench-defaults")!
+    for step in 0 ..< count {
+        defaults.set(step, forKey: "p\(index)-k\(step)")
+        defaults.synchronize()
+    }
+}
+
 func stress(processes: Int, writes: Int, mode: String) throws -> (lost: Int, seconds: Double) {
     let folder = scratchFolder(mode)
     defer { try? FileManager.default.removeItem(at: folder) }
     let file = folder.appendingPathComponent("defaults.plist")
+    setenv("XDG_CONFIG_HOME", folder.path, 1)
     let start = DefaultsStore.monotonicNow()
     let children = try (0 ..< processes).map { try spawn([mode, file.path, String($0), String(writes)]) }
     for child in children { child.waitUntilExit() }
     let seconds = DefaultsStore.monotonicNow() - start
     var values: [String: PropertyListValue] = [:]
-    if case .dictionary(let read)? = try? PropertyListReader.value(from: Data(contentsOf: file)) { values = read }
+    if mode == "foundation-writer" {
+        let output = Pipe()
+        let counter = try spawn(["foundation-count"], output: output)
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        counter.waitUntilExit()
+        for line in text.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            if parts.count == 2, let number = Int64(parts[1]) { values[String(parts[0])] = .integer(number) }
+        }
+    } else if case .dictionary(let read)? = try? PropertyListReader.value(from: Data(contentsOf: file)) {
+        values = read
+    }
     var lost = 0
     for index in 0 ..< processes {
         for step in 0 ..< writes where values["p\(index)-k\(step)"] != .integer(Int64(step)) { lost += 1 }
@@ -143,6 +165,12 @@ case "writer"?:
     try runWriter(file: arguments[1], index: Int(arguments[2])!, count: Int(arguments[3])!)
 case "naive-writer"?:
     try runNaiveWriter(file: arguments[1], index: Int(arguments[2])!, count: Int(arguments[3])!)
+case "foundation-writer"?:
+    runFoundationWriter(index: Int(arguments[2])!, count: Int(arguments[3])!)
+case "foundation-count"?:
+    for (key, value) in UserDefaults(suiteName: "bench-defaults")!.dictionaryRepresentation() where key.hasPrefix("p") {
+        if let number = value as? Int { print(key, number) }
+    }
 case "listener"?:
     runListener(file: arguments[1], count: Int(arguments[2])!, inotify: arguments[3] == "inotify")
 case "stress"?:
@@ -151,10 +179,11 @@ case "stress"?:
     let total = processes * writes
     let ours = try stress(processes: processes, writes: writes, mode: "writer")
     let naive = try stress(processes: processes, writes: writes, mode: "naive-writer")
+    let foundation = try stress(processes: processes, writes: writes, mode: "foundation-writer")
     print("stress: \(processes) processes × \(writes) writes = \(total) keys, each write flushed")
     print("| writer | lost keys | time (s) | writes/s |")
     print("| --- | ---: | ---: | ---: |")
-    for (name, result) in [("DefaultsStore (flock + per-key merge, fsync)", ours), ("naive read-modify-rename, no lock, no fsync", naive)] {
+    for (name, result) in [("DefaultsStore (flock + per-key merge, fsync)", ours), ("naive read-modify-rename, no lock, no fsync", naive), ("Foundation UserDefaults, synchronize() per write", foundation)] {
         print("| \(name) | \(result.lost) of \(total) | \(String(format: "%.2f", result.seconds)) | \(Int(Double(total) / result.seconds)) |")
     }
     print("lost keys: \(ours.lost)")
