@@ -40,7 +40,6 @@ struct PendingChanges {
     private(set) var lastChange: Double?
 
     var isEmpty: Bool { changes.isEmpty }
-    var keys: Dictionary<String, PropertyListValue?>.Keys { changes.keys }
 
     mutating func record(_ value: PropertyListValue?, forKey key: String, at now: Double) {
         changes[key] = .some(value)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Defaults
 import Terminal
 import WonderlandApp
 #if canImport(Glibc)
@@ -42,4 +43,5 @@ struct Wonderland: ParsableCommand {
     }
 }
 
-Wonderland.main()
+// `-Key value` pairs are the defaults' argument domain (`wonderland -HPMapType 2`), not options.
+Wonderland.main(ArgumentDomain.split(Array(CommandLine.arguments.dropFirst())).remaining)
