@@ -209,3 +209,51 @@ func wonderlandDefaults(_ home: URL, _ arguments: [String], stdin: Data? = nil) 
         }
     }
 }
+
+@Suite struct ConcurrentWriterTests {
+    @Test func commandsWritingAtOnceLoseNothing() throws {
+        try withConfigHome { home in
+            let store = makeStore(home)
+            store.set("app", forKey: "fromTheApp")
+            // Four shells each write five keys while the app's change is still unsaved.
+            let group = DispatchGroup()
+            let failures = Failures()
+            for writer in 0 ..< 4 {
+                DispatchQueue.global().async(group: group) {
+                    for step in 0 ..< 5 {
+                        let status = (try? wonderlandDefaults(home, ["write", "w\(writer)-\(step)", "-int", "\(step)"]).status) ?? -1
+                        if status != 0 { failures.add() }
+                    }
+                }
+            }
+            group.wait()
+            try store.flush()
+            #expect(failures.count == 0)
+            let contents = try fileContents(defaultsFile(in: home))
+            #expect(contents.count == 21)
+            #expect(contents["fromTheApp"] == .string("app"))
+            #expect(contents["w3-4"] == .integer(4))
+        }
+    }
+
+    @Test func aDeletedFileReportsItsKeysAsRemoved() throws {
+        try withConfigHome { home in
+            let store = makeStore(home)
+            store.set(1, forKey: "a")
+            try store.flush()
+            let log = ChangeLog(store)
+            try FileManager.default.removeItem(at: defaultsFile(in: home))
+            store.processExternalChanges()
+            #expect(log.batches == [["a"]])
+            #expect(store.object(forKey: "a") == nil)
+        }
+    }
+}
+
+/// A counter the writer threads share.
+final class Failures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func add() { lock.lock(); value += 1; lock.unlock() }
+    var count: Int { lock.lock(); defer { lock.unlock() }; return value }
+}
