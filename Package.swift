@@ -45,6 +45,11 @@ let package = Package(
             dependencies: ["PropertyList", "KeyedArchive"],
             path: "Benchmarks/bench-archive"
         ),
+        .executableTarget(
+            name: "bench-defaults",
+            dependencies: ["Defaults", "PropertyList"],
+            path: "Benchmarks/bench-defaults"
+        ),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"], resources: [.copy("Crafted")]),
         .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive", "PropertyList"]),
         .testTarget(name: "EndToEndTests"),

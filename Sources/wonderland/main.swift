@@ -1,4 +1,5 @@
 import ArgumentParser
+import Defaults
 import Restoration
 import Terminal
 import WonderlandApp
@@ -15,7 +16,7 @@ struct Wonderland: ParsableCommand {
             $XDG_CONFIG_HOME/wonderland, books and caches in $XDG_DATA_HOME/wonderland.
             """,
         version: AppVersion.current,
-        subcommands: [PlistCommand.self, StateCommand.self]
+        subcommands: [PlistCommand.self, StateCommand.self, DefaultsCommand.self]
     )
 
     @Flag(help: "Draw the first frame, then exit (for start-up benchmarks).")
@@ -36,4 +37,5 @@ struct Wonderland: ParsableCommand {
     }
 }
 
-Wonderland.main()
+// `-Key value` pairs are the defaults' argument domain (`wonderland -HPMapType 2`), not options.
+Wonderland.main(ArgumentDomain.split(Array(CommandLine.arguments.dropFirst())).remaining)

@@ -1,0 +1,295 @@
+import Foundation
+import PropertyList
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Wonderland's defaults: NSUserDefaults' model on a property-list file that several processes
+/// share.
+///
+/// Lookups search the argument domain (`-Key value` on the command line), then the persistent
+/// domain (saved in `defaults.plist`), then the registration domain (`register(defaults:)`).
+/// Writes go to the persistent domain and are saved a little later, coalesced, or at once by
+/// `flush()`. Saving merges per key under a file lock, so other processes' keys survive; their
+/// changes are noticed by `processExternalChanges()` and reported to change observers.
+///
+/// Single-threaded by design: the app's loop calls `processExternalChanges()` and
+/// `flushIfDue(now:)` when it wakes, and observers run synchronously on that thread.
+public final class DefaultsStore: PreferenceStore {
+    public struct Options {
+        /// How long changes must have settled before `flushIfDue` writes them.
+        public var coalescingDelay: Double
+        /// Changes that keep coming are still written at least this often.
+        public var maximumDelay: Double
+        /// Watch the file for other processes' writes (inotify, or polling without it).
+        public var watchesForChanges: Bool
+        /// False forces the polling fallback (for tests, or file systems inotify cannot see).
+        public var usesInotify: Bool
+        /// Even with inotify, compare the file's stamp at least this often (network file systems).
+        public var safetyPollInterval: Double
+        /// Monotonic seconds; tests may substitute their own.
+        public var clock: () -> Double
+
+        public init(
+            coalescingDelay: Double = 0.3, maximumDelay: Double = 2, watchesForChanges: Bool = true,
+            usesInotify: Bool = true, safetyPollInterval: Double = 2, clock: @escaping () -> Double = DefaultsStore.monotonicNow
+        ) {
+            self.coalescingDelay = coalescingDelay
+            self.maximumDelay = maximumDelay
+            self.watchesForChanges = watchesForChanges
+            self.usesInotify = usesInotify
+            self.safetyPollInterval = safetyPollInterval
+            self.clock = clock
+        }
+    }
+
+    public let fileURL: URL
+    private let file: DefaultsFile
+    private let options: Options
+    private var domains = DefaultsDomains()
+    private var pending = PendingChanges()
+    /// The file version the persistent domain was last read from or written as.
+    private var knownStamp: DefaultsFile.Stamp?
+    private var watcher: DefaultsWatcher?
+    private var lastStampCheck: Double
+    /// Set when the file turned out corrupt while running: the next write restores every key
+    /// this process knows, so the moved-aside file loses nothing.
+    private var needsFullRewrite = false
+    private var warnings: [String] = []
+    private var lastWriteError: String?
+    private var observers: [Int: (Set<String>) -> Void] = [:]
+    private var nextObserverID = 0
+
+    /// A store on `fileURL`. `argumentDomain` is usually `ArgumentDomain.split(…).domain`.
+    public init(fileURL: URL, argumentDomain: [String: PropertyListValue] = [:], options: Options = Options()) {
+        self.fileURL = fileURL
+        self.file = DefaultsFile(url: fileURL)
+        self.options = options
+        self.lastStampCheck = options.clock()
+        domains.argument = argumentDomain
+        if options.watchesForChanges {
+            try? file.makeFolder()
+            watcher = DefaultsWatcher(folder: file.folder, useInotify: options.usesInotify)
+        }
+        do {
+            domains.persistent = try readFile().values
+        } catch {
+            warnings.append("The settings in \(fileURL.path) could not be read (\(error)); the settings start from their defaults.")
+        }
+    }
+
+    /// The store at `$XDG_CONFIG_HOME/wonderland/defaults.plist` (default `~/.config/…`).
+    public static func standard(
+        environment: [String: String], argumentDomain: [String: PropertyListValue] = [:], options: Options = Options()
+    ) -> DefaultsStore {
+        DefaultsStore(fileURL: standardFileURL(environment: environment), argumentDomain: argumentDomain, options: options)
+    }
+
+    public static func standardFileURL(environment: [String: String]) -> URL {
+        let base: String
+        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
+            base = config
+        } else {
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            base = home + "/.config"
+        }
+        return URL(fileURLWithPath: base).appendingPathComponent("wonderland").appendingPathComponent("defaults.plist")
+    }
+
+    public static func monotonicNow() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+
+    deinit {
+        try? flush()
+    }
+
+    // MARK: PreferenceStore
+
+    public func object(forKey key: String) -> PropertyListValue? {
+        domains.value(forKey: key)
+    }
+
+    public func set(_ value: PropertyListValue?, forKey key: String) {
+        let old = domains.value(forKey: key)
+        domains.persistent[key] = value
+        pending.record(value, forKey: key, at: options.clock())
+        if old != domains.value(forKey: key) { notify([key]) }
+    }
+
+    public func register(defaults: [String: PropertyListValue]) {
+        let old = domains
+        domains.registration.merge(defaults) { _, new in new }
+        notify(DefaultsDomains.changedKeys(from: old, to: domains, among: Set(defaults.keys)))
+    }
+
+    public func addChangeObserver(_ handler: @escaping (Set<String>) -> Void) -> PreferenceObservation {
+        let id = nextObserverID
+        nextObserverID += 1
+        observers[id] = handler
+        return PreferenceObservation { [weak self] in self?.observers[id] = nil }
+    }
+
+    // MARK: Domains
+
+    public func removeObject(forKey key: String) {
+        set(nil, forKey: key)
+    }
+
+    /// Every key any domain has, with the value a lookup would give.
+    public func dictionaryRepresentation() -> [String: PropertyListValue] {
+        domains.merged
+    }
+
+    /// The saved domain alone, with this process's unsaved changes.
+    public var persistentDomain: [String: PropertyListValue] { domains.persistent }
+    public var argumentDomain: [String: PropertyListValue] { domains.argument }
+    public var registeredDefaults: [String: PropertyListValue] { domains.registration }
+
+    /// Replaces the whole persistent domain (keys not in `values` are removed).
+    public func setPersistentDomain(_ values: [String: PropertyListValue]) {
+        let old = domains
+        let now = options.clock()
+        for key in Set(domains.persistent.keys).union(values.keys) {
+            domains.persistent[key] = values[key]
+            pending.record(values[key], forKey: key, at: now)
+        }
+        notify(DefaultsDomains.changedKeys(from: old, to: domains))
+    }
+
+    public var hasUnsavedChanges: Bool { !pending.isEmpty || needsFullRewrite }
+
+    /// Problems to tell the user about once: a corrupt file moved aside at start-up, or later a
+    /// write that failed. Returns each message once.
+    public func takeStartupWarnings() -> [String] {
+        defer { warnings = [] }
+        return warnings
+    }
+
+    // MARK: Run loop
+
+    /// The inotify descriptor, readable when the folder changed; nil when polling.
+    public var wakeupFileDescriptor: Int32? {
+        guard let watcher, watcher.isWatching else { return nil }
+        return watcher.descriptor
+    }
+
+    /// Non-blocking: drains the watcher, and if the file is not the version this store last
+    /// read or wrote, reloads it under the lock and notifies observers of the keys whose merged
+    /// value changed. This process's unsaved changes stay on top of what was read.
+    public func processExternalChanges() {
+        let now = options.clock()
+        var look = watcher?.check() ?? true
+        if !look && now - lastStampCheck >= options.safetyPollInterval { look = true }
+        guard look else { return }
+        lastStampCheck = now
+        guard file.stamp() != knownStamp else { return }
+        reload()
+    }
+
+    /// Writes unsaved changes once they have settled for `coalescingDelay` (or have waited
+    /// `maximumDelay`). A failure is reported once through `takeStartupWarnings()` and retried.
+    public func flushIfDue(now: Double? = nil) {
+        guard hasUnsavedChanges else { return }
+        let now = now ?? options.clock()
+        let settled = now - (pending.lastChange ?? now) >= options.coalescingDelay
+        let overdue = now - (pending.firstChange ?? now) >= options.maximumDelay
+        guard settled || overdue || needsFullRewrite else { return }
+        do {
+            try flush()
+            lastWriteError = nil
+        } catch {
+            let message = "The settings could not be saved to \(fileURL.path): \(error)"
+            if message != lastWriteError { warnings.append(message) }
+            lastWriteError = message
+            pending.postpone(to: now)
+        }
+    }
+
+    /// Writes now: under the exclusive lock, re-reads the file, applies exactly this process's
+    /// changed keys (removals included) and replaces the file atomically. Keys other processes
+    /// wrote meanwhile are kept and reported to observers.
+    public func flush() throws {
+        guard hasUnsavedChanges else { return }
+        let old = domains
+        let written: [String: PropertyListValue] = try file.withLock(exclusive: true) {
+            let stampBefore = file.stamp()
+            var onDisk: [String: PropertyListValue] = [:]
+            switch file.read() {
+            case .missing: break
+            case .values(let values): onDisk = values
+            case .corrupt(let reason):
+                warnings.append(file.moveAside(reason: reason))
+                needsFullRewrite = true
+            }
+            var base = onDisk
+            if needsFullRewrite {
+                for (key, value) in domains.persistent where base[key] == nil { base[key] = value }
+            }
+            let result = pending.applied(to: base)
+            if result != onDisk || (stampBefore == nil && !result.isEmpty) {
+                knownStamp = try file.write(result)
+            } else {
+                knownStamp = file.stamp()
+            }
+            return result
+        }
+        pending.removeAll()
+        needsFullRewrite = false
+        domains.persistent = written
+        notify(DefaultsDomains.changedKeys(from: old, to: domains))
+    }
+
+    // MARK: Reading
+
+    /// Reads the file under the shared lock. A corrupt file is moved aside under the exclusive
+    /// lock, after reading it once more, so a good file another process has just written is
+    /// never the one moved.
+    private func readFile() throws -> (values: [String: PropertyListValue], wasCorrupt: Bool) {
+        guard FileManager.default.fileExists(atPath: file.folder.path) else {
+            knownStamp = nil
+            return ([:], false)
+        }
+        for exclusive in [false, true] {
+            let result: (values: [String: PropertyListValue], wasCorrupt: Bool)? = try file.withLock(exclusive: exclusive) {
+                let stamp = file.stamp()
+                switch file.read() {
+                case .missing:
+                    knownStamp = nil
+                    return ([:], false)
+                case .values(let values):
+                    knownStamp = stamp
+                    return (values, false)
+                case .corrupt(let reason):
+                    guard exclusive else { return nil }
+                    warnings.append(file.moveAside(reason: reason))
+                    knownStamp = nil
+                    return ([:], true)
+                }
+            }
+            if let result { return result }
+        }
+        return ([:], false)
+    }
+
+    private func reload() {
+        guard let (values, wasCorrupt) = try? readFile() else { return }
+        if wasCorrupt {
+            // Keep what this process knows and write it back at the next flush.
+            needsFullRewrite = true
+            return
+        }
+        let old = domains
+        domains.persistent = pending.applied(to: values)
+        notify(DefaultsDomains.changedKeys(from: old, to: domains))
+    }
+
+    private func notify(_ keys: Set<String>) {
+        guard !keys.isEmpty else { return }
+        for id in observers.keys.sorted() {
+            observers[id]?(keys)
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import ArgumentParser
+import Defaults
+import Foundation
+import PropertyList
+
+/// `wonderland defaults`: read and write the app's defaults from the shell, like macOS
+/// `defaults` on the domain `wonderland`. It goes through `DefaultsStore`, so it merges under the
+/// lock with running instances, and they see its writes live.
+struct DefaultsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "defaults",
+        abstract: "Read and write wonderland's defaults, like macOS defaults.",
+        discussion: """
+            The file is $XDG_CONFIG_HOME/wonderland/defaults.plist (default ~/.config/wonderland/).
+            Running instances of wonderland notice changes made here at once.
+            """,
+        subcommands: [Read.self, ReadType.self, Write.self, Delete.self, Export.self, Import.self]
+    )
+
+    static let domainName = "wonderland"
+
+    struct Read: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print every saved default, or the value of KEY."
+        )
+
+        @Argument(help: "The key to print; all of them when left out.")
+        var key: String?
+
+        func run() throws {
+            let store = DefaultsCommand.openStore()
+            if let key {
+                let value = try DefaultsCommand.savedValue(store, key)
+                print(OldStylePlist.topLevelText(value))
+            } else {
+                guard !store.persistentDomain.isEmpty else { throw DefaultsCommand.fail("Domain \(domainName) does not exist") }
+                print(OldStylePlist.text(.dictionary(store.persistentDomain)))
+            }
+        }
+    }
+
+    struct ReadType: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "read-type", abstract: "Print the type of KEY's value.")
+
+        @Argument(help: "The key.")
+        var key: String
+
+        func run() throws {
+            let store = DefaultsCommand.openStore()
+            print("Type is \(OldStylePlist.typeName(try DefaultsCommand.savedValue(store, key)))")
+        }
+    }
+
+    struct Write: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set KEY to a value.",
+            discussion: """
+                wonderland defaults write KEY VALUE                 a string
+                wonderland defaults write KEY -string|-int|-float|-bool|-date|-data VALUE
+                wonderland defaults write KEY -array VALUE…         (-array-add appends)
+                wonderland defaults write KEY -dict K V [K V …]     (-dict-add merges)
+                Array items and dictionary values may carry their own type flag.
+                -bool takes YES, NO, true, false, 1 or 0; -data takes hex; -date takes
+                2026-11-22T19:30:00Z or "2026-11-22 19:30:00 +0000". Put -- before a value
+                that starts with a dash, or give it after a type flag: -int -5.
+                """
+        )
+
+        @Argument(parsing: .captureForPassthrough, help: "KEY, then the value as above.")
+        var arguments: [String] = []
+
+        func run() throws {
+            if arguments.first == "--help" || arguments.first == "-h" { throw CleanExit.helpRequest(self) }
+            guard let key = arguments.first, arguments.count >= 2 else {
+                throw DefaultsCommand.fail("write needs a key and a value: wonderland defaults write KEY [-type] VALUE")
+            }
+            let store = DefaultsCommand.openStore()
+            let value: PropertyListValue
+            do {
+                value = try DefaultsValueParser.parse(Array(arguments.dropFirst()), existing: store.persistentDomain[key])
+            } catch let error as DefaultsValueParser.Failure {
+                throw DefaultsCommand.fail(error.message)
+            }
+            store.set(value, forKey: key)
+            try DefaultsCommand.save(store)
+        }
+    }
+
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Remove KEY, or every saved default.")
+
+        @Argument(help: "The key to remove; all of them when left out.")
+        var key: String?
+
+        func run() throws {
+            let store = DefaultsCommand.openStore()
+            if let key {
+                _ = try DefaultsCommand.savedValue(store, key)
+                store.removeObject(forKey: key)
+            } else {
+                guard !store.persistentDomain.isEmpty else {
+                    throw DefaultsCommand.fail("Domain (\(domainName)) not found.\nDefaults have not been changed.")
+                }
+                store.setPersistentDomain([:])
+            }
+            try DefaultsCommand.save(store)
+        }
+    }
+
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Write every saved default to FILE (- for stdout) as an XML plist.")
+
+        @Argument(help: "Where to write; - for stdout.")
+        var file: String
+
+        func run() throws {
+            let store = DefaultsCommand.openStore()
+            let data = try PropertyListSerializer.data(from: .dictionary(store.persistentDomain), format: .xml)
+            if file == "-" {
+                FileHandle.standardOutput.write(data)
+            } else {
+                do { try data.write(to: URL(fileURLWithPath: file), options: .atomic) } catch {
+                    throw DefaultsCommand.fail("cannot write \(file): \((error as NSError).localizedDescription)")
+                }
+            }
+        }
+    }
+
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Replace every saved default with FILE's (- for stdin), an XML or binary plist dictionary."
+        )
+
+        @Argument(help: "The property list to read; - for stdin.")
+        var file: String
+
+        func run() throws {
+            let data: Data
+            if file == "-" {
+                data = FileHandle.standardInput.readDataToEndOfFile()
+            } else {
+                guard let contents = FileManager.default.contents(atPath: file) else {
+                    throw DefaultsCommand.fail("cannot read \(file)")
+                }
+                data = contents
+            }
+            let value: PropertyListValue
+            do { value = try PropertyListReader.value(from: data) } catch {
+                throw DefaultsCommand.fail("\(file) is not a property list: \(error)")
+            }
+            guard case .dictionary(let values) = value else {
+                throw DefaultsCommand.fail("\(file) does not hold a dictionary")
+            }
+            let store = DefaultsCommand.openStore()
+            store.setPersistentDomain(values)
+            try DefaultsCommand.save(store)
+        }
+    }
+
+    // MARK: Shared
+
+    /// The standard store, without watching; any start-up warning goes to stderr.
+    static func openStore() -> DefaultsStore {
+        let store = DefaultsStore.standard(
+            environment: ProcessInfo.processInfo.environment, options: .init(watchesForChanges: false)
+        )
+        for warning in store.takeStartupWarnings() {
+            FileHandle.standardError.write(Data("wonderland defaults: \(warning)\n".utf8))
+        }
+        return store
+    }
+
+    static func savedValue(_ store: DefaultsStore, _ key: String) throws -> PropertyListValue {
+        guard let value = store.persistentDomain[key] else {
+            throw fail("The domain/default pair of (\(domainName), \(key)) does not exist")
+        }
+        return value
+    }
+
+    static func save(_ store: DefaultsStore) throws {
+        do { try store.flush() } catch {
+            throw fail("cannot save: \(error)")
+        }
+    }
+
+    /// Prints `message` to stderr; the returned error exits with status 1.
+    static func fail(_ message: String) -> ExitCode {
+        FileHandle.standardError.write(Data("\(message)\n".utf8))
+        return ExitCode.failure
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Defaults
+import PropertyList
+
+/// Property lists as macOS `defaults read` prints them: the old-style (OpenStep) text format,
+/// with CoreFoundation's nesting quirk (a nested collection is indented once for its line and
+/// once more for its own level), `1`/`0` for booleans, and data as `{length = N, bytes = 0x…}`.
+enum OldStylePlist {
+    static func text(_ value: PropertyListValue, level: Int = 0) -> String {
+        let indent = String(repeating: "    ", count: level)
+        switch value {
+        case .string(let string): return quoted(string)
+        case .integer, .real, .boolean: return DefaultsConversion.string(value) ?? ""
+        case .date(let date): return dateText(date)
+        case .data(let bytes):
+            return "{length = \(bytes.count), bytes = 0x\(bytes.map { String(format: "%02x", $0) }.joined())}"
+        case .uid(let uid): return "{value = \(uid)}"
+        case .array(let items):
+            let inner = String(repeating: "    ", count: level + 1)
+            let lines = items.map { inner + text($0, level: level + 1) }
+            return indent + "(\n" + lines.map { $0 }.joined(separator: ",\n") + (lines.isEmpty ? "" : "\n") + indent + ")"
+        case .dictionary(let entries):
+            let inner = String(repeating: "    ", count: level + 1)
+            let lines = entries.keys.sorted().map { inner + quoted($0) + " = " + text(entries[$0]!, level: level + 1) + ";\n" }
+            return indent + "{\n" + lines.joined() + indent + "}"
+        }
+    }
+
+    /// The form `defaults read DOMAIN KEY` prints: a string bare, anything else as above.
+    static func topLevelText(_ value: PropertyListValue) -> String {
+        if case .string(let string) = value { return string }
+        return text(value)
+    }
+
+    /// `read-type`'s word for a value.
+    static func typeName(_ value: PropertyListValue) -> String {
+        switch value {
+        case .string: "string"
+        case .integer: "integer"
+        case .real: "float"
+        case .boolean: "boolean"
+        case .date: "date"
+        case .data: "data"
+        case .array: "array"
+        case .dictionary: "dictionary"
+        case .uid: "UID"
+        }
+    }
+
+    static func dateText(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss Z"
+        return formatter.string(from: date)
+    }
+
+    private static let bare = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$/:.-")
+
+    /// Bare when the old-style format allows it, else quoted with CF's escapes.
+    static func quoted(_ string: String) -> String {
+        if !string.isEmpty, string.allSatisfy({ bare.contains($0) }) { return string }
+        var result = "\""
+        for unit in string.unicodeScalars {
+            switch unit {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\t": result += "\\t"
+            case " " ... "~": result.unicodeScalars.append(unit)
+            default:
+                for code in String(unit).utf16 { result += String(format: "\\U%04x", code) }
+            }
+        }
+        return result + "\""
+    }
+}
