@@ -201,8 +201,8 @@ public final class SettingsScreen: Screen {
     public override var keyBindings: [KeyBinding] {
         if isEditing {
             return [
-                KeyBinding(.enter, help: "Save the text") { [unowned self] in self.commitEditing() },
-                KeyBinding(.escape, help: "Cancel the edit") { [unowned self] in self.cancelEditing() },
+                KeyBinding(.enter, help: "Save") { [unowned self] in self.commitEditing() },
+                KeyBinding(.escape, help: "Cancel: keep the old value") { [unowned self] in self.cancelEditing() },
             ]
         }
         var bindings: [KeyBinding] = []
