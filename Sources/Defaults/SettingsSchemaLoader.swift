@@ -6,11 +6,9 @@ extension SettingsBundle {
     /// Never throws: a missing or broken file is an error in the list, and every valid item of
     /// every readable file is kept.
     public static func load(directory: URL) -> SettingsBundle {
-        var bundle = load(source: .directory(directory.path)) { fileName in
+        load(source: .directory(directory.path)) { fileName in
             try? Data(contentsOf: directory.appendingPathComponent(fileName))
         }
-        bundle.source = .directory(directory.path)
-        return bundle
     }
 
     /// Loads a bundle from file contents by name ("Root.plist" → data).

@@ -206,6 +206,7 @@ public final class SettingsScreen: Screen {
             ]
         }
         var bindings: [KeyBinding] = []
+        var onSlider = false
         if let row = selectedRow {
             switch specifier(of: row) {
             case .toggleSwitch:
@@ -219,6 +220,7 @@ public final class SettingsScreen: Screen {
             case .childPane:
                 bindings.append(KeyBinding([.enter, .right], label: "Enter", help: "Open") { [unowned self] in self.activate(row) })
             case .slider(let slider):
+                onSlider = true
                 bindings.append(KeyBinding([.left, .right], label: "←→", help: "Adjust") { [unowned self] key in
                     self.adjustSlider(slider, by: key == .left ? -slider.step : slider.step)
                 })
@@ -234,9 +236,13 @@ public final class SettingsScreen: Screen {
             KeyBinding([.character("k"), .character("j")], label: "jk", help: "Move", showsInHintBar: false) { [unowned self] key in
                 self.move(by: key == .character("k") ? -1 : 1)
             },
-            KeyBinding([.pageUp, .pageDown], label: "PgUp/PgDn", help: "Page up / down", showsInHintBar: false) { [unowned self] key in
+        ]
+        if !onSlider {  // on a slider PgUp/PgDn adjust it
+            bindings.append(KeyBinding([.pageUp, .pageDown], label: "PgUp/PgDn", help: "Page up / down", showsInHintBar: false) { [unowned self] key in
                 self.move(by: key == .pageUp ? -self.pageHeight : self.pageHeight)
-            },
+            })
+        }
+        bindings += [
             KeyBinding([.home, .end], label: "Home/End", help: "First / last setting", showsInHintBar: false) { [unowned self] key in
                 self.move(by: key == .home ? -self.layout.rows.count : self.layout.rows.count)
             },
