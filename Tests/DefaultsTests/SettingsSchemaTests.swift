@@ -4,24 +4,24 @@ import Defaults
 import PropertyList
 
 /// A specifier dictionary.
-func specifier(_ type: String, _ fields: [String: PropertyListValue] = [:]) -> PropertyListValue {
+private func specifier(_ type: String, _ fields: [String: PropertyListValue] = [:]) -> PropertyListValue {
     var dictionary = fields
     dictionary["Type"] = .string(type)
     return .dictionary(dictionary)
 }
 
 /// A pane file: PreferenceSpecifiers and an optional Title, as XML.
-func paneData(_ items: [PropertyListValue], title: String? = nil) -> Data {
+private func paneData(_ items: [PropertyListValue], title: String? = nil) -> Data {
     var top: [String: PropertyListValue] = ["PreferenceSpecifiers": .array(items)]
     if let title { top["Title"] = .string(title) }
     return try! PropertyListSerializer.data(from: .dictionary(top), format: .xml)
 }
 
-func strings(_ values: String...) -> PropertyListValue { .array(values.map(PropertyListValue.string)) }
-func integers(_ values: Int64...) -> PropertyListValue { .array(values.map(PropertyListValue.integer)) }
+private func strings(_ values: String...) -> PropertyListValue { .array(values.map(PropertyListValue.string)) }
+private func integers(_ values: Int64...) -> PropertyListValue { .array(values.map(PropertyListValue.integer)) }
 
 /// The repository's Resources/Settings.bundle.
-let repositoryBundle = URL(fileURLWithPath: #filePath)
+private let repositoryBundle = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Resources/Settings.bundle")
 

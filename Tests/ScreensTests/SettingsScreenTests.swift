@@ -5,18 +5,18 @@ import PropertyList
 import Screens
 import Terminal
 
-func spec(_ type: String, _ fields: [String: PropertyListValue] = [:]) -> PropertyListValue {
+private func spec(_ type: String, _ fields: [String: PropertyListValue] = [:]) -> PropertyListValue {
     var dictionary = fields
     dictionary["Type"] = .string(type)
     return .dictionary(dictionary)
 }
 
-func paneFile(_ items: [PropertyListValue]) -> Data {
+private func paneFile(_ items: [PropertyListValue]) -> Data {
     try! PropertyListSerializer.data(from: .dictionary(["PreferenceSpecifiers": .array(items)]), format: .xml)
 }
 
 /// A bridge-control bundle with one of every specifier, and a child pane.
-func fixtureBundle(extraRootItems: [PropertyListValue] = []) -> SettingsBundle {
+private func fixtureBundle(extraRootItems: [PropertyListValue] = []) -> SettingsBundle {
     SettingsBundle.load(files: [
         "Root.plist": paneFile(extraRootItems + [
             spec("PSGroupSpecifier", ["Title": "General", "FooterText": "Engines and shields, as the captain left them."]),
@@ -40,7 +40,7 @@ func fixtureBundle(extraRootItems: [PropertyListValue] = []) -> SettingsBundle {
 }
 
 /// The repository's Resources/Settings.bundle.
-let appSettingsBundle = URL(fileURLWithPath: #filePath)
+private let appSettingsBundle = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     .appendingPathComponent("Resources/Settings.bundle")
 
