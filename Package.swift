@@ -54,7 +54,7 @@ let package = Package(
         .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive", "PropertyList"]),
         .testTarget(name: "EndToEndTests"),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
-        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Terminal"]),
+        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Terminal", "Defaults", "PropertyList"]),
         .testTarget(name: "WonderlandAppTests", dependencies: ["WonderlandApp", "Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive"]),
         .testTarget(name: "DefaultsTests", dependencies: ["Defaults", "PropertyList", "KeyedArchive"]),
         .testTarget(name: "RestorationTests", dependencies: ["Restoration", "PropertyList", "KeyedArchive"]),

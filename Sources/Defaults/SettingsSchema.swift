@@ -1,0 +1,535 @@
+import PropertyList
+
+// The settings bundle schema: the PreferenceSpecifiers of iOS's Settings.bundle, as values.
+// A bundle is a folder with Root.plist and one plist per child pane; each plist holds an array
+// of specifier dictionaries under PreferenceSpecifiers, told apart by their Type.
+
+/// A loaded settings bundle: the root pane, every child pane reachable from it, and every schema
+/// error found on the way. Items with errors are left out; everything valid is kept.
+public struct SettingsBundle: Hashable, Sendable {
+    /// Where a bundle was read from.
+    public enum Source: Hashable, Sendable {
+        case directory(String)
+        /// The copy compiled into the binary (SettingsBundle+Embedded.swift).
+        case embedded
+        /// Files handed in by the caller (tests).
+        case files
+    }
+
+    public var root: SettingsPane
+    /// Child panes by their File name ("Profile"), each loaded once however often it is linked.
+    public var panes: [String: SettingsPane]
+    /// Every error of every file, in the order found.
+    public var errors: [SettingsSchemaError]
+    public var source: Source
+
+    public init(root: SettingsPane, panes: [String: SettingsPane] = [:], errors: [SettingsSchemaError] = [], source: Source = .files) {
+        self.root = root
+        self.panes = panes
+        self.errors = errors
+        self.source = source
+    }
+
+    /// The root pane for "Root", a child pane for its File name.
+    public func pane(named name: String) -> SettingsPane? {
+        name == root.name ? root : panes[name]
+    }
+
+    /// The root, then the child panes in the order they are first linked.
+    public var allPanes: [SettingsPane] {
+        var result = [root]
+        var seen: Set<String> = [root.name]
+        var queue = [root]
+        while !queue.isEmpty {
+            let pane = queue.removeFirst()
+            for item in pane.items {
+                guard case .childPane(let child) = item.specifier, seen.insert(child.file).inserted,
+                      let childPane = panes[child.file] else { continue }
+                result.append(childPane)
+                queue.append(childPane)
+            }
+        }
+        return result
+    }
+
+    /// Every DefaultValue of every pane, by key: what the app registers at launch so that a key
+    /// nobody has set reads the same in the app as on the settings screen. When two items share
+    /// a key, the first one (root first) wins.
+    public var registrationDefaults: [String: PropertyListValue] {
+        var defaults: [String: PropertyListValue] = [:]
+        for pane in allPanes {
+            for item in pane.items {
+                guard let key = item.specifier.key, let value = item.specifier.defaultValue, defaults[key] == nil else { continue }
+                defaults[key] = value
+            }
+        }
+        return defaults
+    }
+
+    /// Registers `registrationDefaults` in `store`.
+    public func registerDefaults(in store: PreferenceStore) {
+        store.register(defaults: registrationDefaults)
+    }
+}
+
+/// One plist of the bundle: its items in file order.
+public struct SettingsPane: Hashable, Sendable {
+    /// The File name without ".plist": "Root", "Profile".
+    public var name: String
+    /// The pane's title: the child pane specifier's Title, or the plist's own Title.
+    public var title: String
+    public var items: [SettingsItem]
+    /// The errors found in this file (its own items, its child-pane links).
+    public var errors: [SettingsSchemaError]
+
+    public init(name: String, title: String, items: [SettingsItem], errors: [SettingsSchemaError] = []) {
+        self.name = name
+        self.title = title
+        self.items = items
+        self.errors = errors
+    }
+
+    public var fileName: String { name + ".plist" }
+    /// The keys this pane shows (what a change observer has to look for).
+    public var keys: Set<String> { Set(items.compactMap(\.specifier.key)) }
+}
+
+/// A specifier and where it was in its file.
+public struct SettingsItem: Hashable, Sendable {
+    /// Its index in the file's PreferenceSpecifiers array (what error messages name).
+    public var index: Int
+    public var specifier: SettingsSpecifier
+
+    public init(index: Int, specifier: SettingsSpecifier) {
+        self.index = index
+        self.specifier = specifier
+    }
+}
+
+public enum SettingsSpecifier: Hashable, Sendable {
+    case group(GroupSpecifier)
+    case textField(TextFieldSpecifier)
+    case toggleSwitch(ToggleSwitchSpecifier)
+    case slider(SliderSpecifier)
+    case multiValue(MultiValueSpecifier)
+    case radioGroup(RadioGroupSpecifier)
+    case titleValue(TitleValueSpecifier)
+    case childPane(ChildPaneSpecifier)
+
+    /// The Type string of the plist: "PSToggleSwitchSpecifier".
+    public var typeName: String {
+        switch self {
+        case .group: GroupSpecifier.typeName
+        case .textField: TextFieldSpecifier.typeName
+        case .toggleSwitch: ToggleSwitchSpecifier.typeName
+        case .slider: SliderSpecifier.typeName
+        case .multiValue: MultiValueSpecifier.typeName
+        case .radioGroup: RadioGroupSpecifier.typeName
+        case .titleValue: TitleValueSpecifier.typeName
+        case .childPane: ChildPaneSpecifier.typeName
+        }
+    }
+
+    public static let allTypeNames = [
+        GroupSpecifier.typeName, TextFieldSpecifier.typeName, ToggleSwitchSpecifier.typeName, SliderSpecifier.typeName,
+        MultiValueSpecifier.typeName, RadioGroupSpecifier.typeName, TitleValueSpecifier.typeName, ChildPaneSpecifier.typeName,
+    ]
+
+    /// The defaults key it reads and writes; nil for groups and child panes.
+    public var key: String? {
+        switch self {
+        case .group, .childPane: nil
+        case .textField(let s): s.key
+        case .toggleSwitch(let s): s.key
+        case .slider(let s): s.key
+        case .multiValue(let s): s.key
+        case .radioGroup(let s): s.key
+        case .titleValue(let s): s.key
+        }
+    }
+
+    public var title: String? {
+        switch self {
+        case .group(let s): s.title
+        case .textField(let s): s.title
+        case .toggleSwitch(let s): s.title
+        case .slider(let s): s.title
+        case .multiValue(let s): s.title
+        case .radioGroup(let s): s.title
+        case .titleValue(let s): s.title
+        case .childPane(let s): s.title
+        }
+    }
+
+    public var defaultValue: PropertyListValue? {
+        switch self {
+        case .group, .childPane: nil
+        case .textField(let s): s.defaultValue.map(PropertyListValue.string)
+        case .toggleSwitch(let s): s.defaultValue
+        case .slider(let s): s.defaultValue
+        case .multiValue(let s): s.defaultValue
+        case .radioGroup(let s): s.defaultValue
+        case .titleValue(let s): s.defaultValue
+        }
+    }
+}
+
+/// Starts a group; the items after it belong to it until the next group.
+public struct GroupSpecifier: Hashable, Sendable {
+    public static let typeName = "PSGroupSpecifier"
+    public var title: String?
+    public var footerText: String?
+    public init(title: String? = nil, footerText: String? = nil) {
+        self.title = title
+        self.footerText = footerText
+    }
+}
+
+public enum KeyboardType: String, Hashable, Sendable, CaseIterable {
+    case alphabet = "Alphabet"
+    case numbersAndPunctuation = "NumbersAndPunctuation"
+    case numberPad = "NumberPad"
+    case url = "URL"
+    case emailAddress = "EmailAddress"
+
+    /// Whether a typed character is taken: a number pad takes digits only, URL and e-mail
+    /// fields no spaces.
+    public func accepts(_ character: Character) -> Bool {
+        switch self {
+        case .alphabet, .numbersAndPunctuation: true
+        case .numberPad: character.isASCII && character.isNumber
+        case .url, .emailAddress: !character.isWhitespace
+        }
+    }
+}
+
+public enum AutocapitalizationType: String, Hashable, Sendable, CaseIterable {
+    case none = "None"
+    case sentences = "Sentences"
+    case words = "Words"
+    case allCharacters = "AllCharacters"
+
+    /// The text as a keyboard with this setting would have capitalised it.
+    public func apply(to text: String) -> String {
+        switch self {
+        case .none: return text
+        case .allCharacters: return text.uppercased()
+        case .words, .sentences:
+            var result = ""
+            var capitaliseNext = true
+            for character in text {
+                if capitaliseNext && character.isLetter {
+                    result += character.uppercased()
+                    capitaliseNext = false
+                } else {
+                    result.append(character)
+                    if self == .words && character.isWhitespace { capitaliseNext = true }
+                    if self == .sentences && (character == "." || character == "!" || character == "?") { capitaliseNext = true }
+                    if character.isLetter || character.isNumber { capitaliseNext = false }
+                }
+            }
+            return result
+        }
+    }
+}
+
+public enum AutocorrectionType: String, Hashable, Sendable, CaseIterable {
+    case `default` = "Default"
+    case no = "No"
+    case yes = "Yes"
+}
+
+public struct TextFieldSpecifier: Hashable, Sendable {
+    public static let typeName = "PSTextFieldSpecifier"
+    public var title: String?
+    public var key: String
+    public var defaultValue: String?
+    public var isSecure = false
+    public var keyboardType = KeyboardType.alphabet
+    public var autocapitalizationType = AutocapitalizationType.none
+    public var autocorrectionType = AutocorrectionType.default
+    public init(title: String?, key: String, defaultValue: String? = nil) {
+        self.title = title
+        self.key = key
+        self.defaultValue = defaultValue
+    }
+}
+
+/// An on/off switch. With TrueValue and FalseValue it writes those; otherwise booleans.
+public struct ToggleSwitchSpecifier: Hashable, Sendable {
+    public static let typeName = "PSToggleSwitchSpecifier"
+    public var title: String
+    public var key: String
+    public var defaultValue: PropertyListValue
+    public var trueValue: PropertyListValue?
+    public var falseValue: PropertyListValue?
+    public init(title: String, key: String, defaultValue: PropertyListValue, trueValue: PropertyListValue? = nil, falseValue: PropertyListValue? = nil) {
+        self.title = title
+        self.key = key
+        self.defaultValue = defaultValue
+        self.trueValue = trueValue
+        self.falseValue = falseValue
+    }
+
+    /// The value written for on or off.
+    public func value(for isOn: Bool) -> PropertyListValue {
+        (isOn ? trueValue : falseValue) ?? .boolean(isOn)
+    }
+
+    /// Whether a stored value means on: TrueValue or FalseValue when given, else any boolean,
+    /// number or YES/true/1 string.
+    public func isOn(_ value: PropertyListValue?) -> Bool {
+        guard let value else { return isOn(defaultValue) }
+        if let trueValue, SettingsValue.matches(value, trueValue) { return true }
+        if let falseValue, SettingsValue.matches(value, falseValue) { return false }
+        return SettingsValue.bool(value) ?? false
+    }
+}
+
+/// A number between MinimumValue and MaximumValue, with optional images at both ends (shown
+/// as glyphs in a terminal).
+public struct SliderSpecifier: Hashable, Sendable {
+    public static let typeName = "PSSliderSpecifier"
+    /// Not part of Apple's schema (its sliders have no title), but accepted and shown.
+    public var title: String?
+    public var key: String
+    public var defaultValue: PropertyListValue
+    public var minimumValue: Double
+    public var maximumValue: Double
+    public var minimumValueImage: String?
+    public var maximumValueImage: String?
+    /// True when DefaultValue, MinimumValue and MaximumValue are all integers: the slider then
+    /// steps and writes whole numbers.
+    public var isIntegral: Bool
+
+    public init(title: String? = nil, key: String, defaultValue: PropertyListValue, minimumValue: Double, maximumValue: Double,
+                minimumValueImage: String? = nil, maximumValueImage: String? = nil, isIntegral: Bool) {
+        self.title = title
+        self.key = key
+        self.defaultValue = defaultValue
+        self.minimumValue = minimumValue
+        self.maximumValue = maximumValue
+        self.minimumValueImage = minimumValueImage
+        self.maximumValueImage = maximumValueImage
+        self.isIntegral = isIntegral
+    }
+
+    /// A stored value as a number in range (the default for a missing or non-number value).
+    public func number(_ value: PropertyListValue?) -> Double {
+        let number = value.flatMap(SettingsValue.number) ?? SettingsValue.number(defaultValue) ?? minimumValue
+        return clamp(number)
+    }
+
+    public func clamp(_ number: Double) -> Double { min(max(number, minimumValue), maximumValue) }
+
+    /// The value to store for a number: clamped, and whole for an integral slider.
+    public func value(for number: Double) -> PropertyListValue {
+        let clamped = clamp(number)
+        return isIntegral ? .integer(Int64(clamped.rounded())) : .real(clamped)
+    }
+
+    /// A fine step, 1/20 of the range (at least 1 for an integral slider).
+    public var step: Double {
+        let raw = (maximumValue - minimumValue) / 20
+        return isIntegral ? max(1, raw.rounded()) : raw
+    }
+
+    /// A coarse step, 1/5 of the range.
+    public var bigStep: Double {
+        let raw = (maximumValue - minimumValue) / 5
+        return isIntegral ? max(1, raw.rounded()) : raw
+    }
+}
+
+/// Titles and Values of the same length: what a multi-value, radio group or title-value shows.
+public struct SettingsChoices: Hashable, Sendable {
+    public var titles: [String]
+    public var values: [PropertyListValue]
+    public init(titles: [String], values: [PropertyListValue]) {
+        self.titles = titles
+        self.values = values
+    }
+
+    public func index(of value: PropertyListValue?) -> Int? {
+        guard let value else { return nil }
+        return values.firstIndex { SettingsValue.matches($0, value) }
+    }
+
+    public func title(for value: PropertyListValue?) -> String? {
+        index(of: value).map { titles[$0] }
+    }
+}
+
+/// One value out of a list, chosen on a separate list (a picker).
+public struct MultiValueSpecifier: Hashable, Sendable {
+    public static let typeName = "PSMultiValueSpecifier"
+    public var title: String
+    public var key: String
+    public var choices: SettingsChoices
+    /// Shorter titles for the row itself; the picker shows the full Titles.
+    public var shortTitles: [String]?
+    public var defaultValue: PropertyListValue
+    public init(title: String, key: String, choices: SettingsChoices, shortTitles: [String]? = nil, defaultValue: PropertyListValue) {
+        self.title = title
+        self.key = key
+        self.choices = choices
+        self.shortTitles = shortTitles
+        self.defaultValue = defaultValue
+    }
+
+    /// What the row shows for a value: its short title, else its title.
+    public func shortTitle(for value: PropertyListValue?) -> String? {
+        guard let index = choices.index(of: value) else { return nil }
+        return shortTitles?[index] ?? choices.titles[index]
+    }
+}
+
+/// A group of its own whose rows are the choices, one of them checked.
+public struct RadioGroupSpecifier: Hashable, Sendable {
+    public static let typeName = "PSRadioGroupSpecifier"
+    public var title: String?
+    public var footerText: String?
+    public var key: String
+    public var choices: SettingsChoices
+    public var defaultValue: PropertyListValue
+    public init(title: String? = nil, footerText: String? = nil, key: String, choices: SettingsChoices, defaultValue: PropertyListValue) {
+        self.title = title
+        self.footerText = footerText
+        self.key = key
+        self.choices = choices
+        self.defaultValue = defaultValue
+    }
+}
+
+/// A read-only row: the stored value, or its title when Titles and Values are given.
+public struct TitleValueSpecifier: Hashable, Sendable {
+    public static let typeName = "PSTitleValueSpecifier"
+    public var title: String
+    public var key: String
+    public var defaultValue: PropertyListValue
+    public var choices: SettingsChoices?
+    public init(title: String, key: String, defaultValue: PropertyListValue, choices: SettingsChoices? = nil) {
+        self.title = title
+        self.key = key
+        self.defaultValue = defaultValue
+        self.choices = choices
+    }
+}
+
+/// A row that opens another pane, read from File.plist in the same bundle.
+public struct ChildPaneSpecifier: Hashable, Sendable {
+    public static let typeName = "PSChildPaneSpecifier"
+    public var title: String
+    /// The file name without ".plist".
+    public var file: String
+    public init(title: String, file: String) {
+        self.title = title
+        self.file = file
+    }
+}
+
+/// A problem in a bundle file, named by file and item index:
+/// `Root.plist item 4: PSSliderSpecifier DefaultValue 200 is outside 40…120`.
+public struct SettingsSchemaError: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: String, Hashable, Sendable {
+        /// The file is missing or is not a property list.
+        case unreadableFile
+        /// The file is a plist but not a dictionary with a PreferenceSpecifiers array.
+        case malformedFile
+        case unknownType
+        /// A field the specifier needs is missing (Type, Key, Title, File, Values, …).
+        case missingField
+        /// A field has the wrong plist type, or a value that is not allowed.
+        case wrongType
+        case lengthMismatch
+        case missingChildPane
+        case cyclicChildPane
+        case outOfRange
+    }
+
+    public var kind: Kind
+    /// The file name: "Root.plist".
+    public var file: String
+    /// The index in PreferenceSpecifiers; nil for an error about the whole file.
+    public var index: Int?
+    public var message: String
+
+    public init(_ kind: Kind, file: String, index: Int?, _ message: String) {
+        self.kind = kind
+        self.file = file
+        self.index = index
+        self.message = message
+    }
+
+    public var description: String {
+        if let index { return "\(file) item \(index): \(message)" }
+        return "\(file): \(message)"
+    }
+}
+
+/// How settings compare and show plist values.
+public enum SettingsValue {
+    /// Equal, or the same number whatever its plist type (1 and 1.0; a Values entry written
+    /// as an integer matches a real read back from elsewhere).
+    public static func matches(_ a: PropertyListValue, _ b: PropertyListValue) -> Bool {
+        if a == b { return true }
+        switch (a, b) {
+        case (.integer, .real), (.real, .integer): return number(a) == number(b)
+        default: return false
+        }
+    }
+
+    public static func number(_ value: PropertyListValue) -> Double? {
+        switch value {
+        case .integer(let i): Double(i)
+        case .real(let d): d
+        default: nil
+        }
+    }
+
+    public static func bool(_ value: PropertyListValue) -> Bool? {
+        switch value {
+        case .boolean(let b): return b
+        case .integer(let i): return i != 0
+        case .real(let d): return d != 0
+        case .string(let s): return ["yes", "true", "1", "on"].contains(s.lowercased())
+        default: return nil
+        }
+    }
+
+    /// A number without a needless ".0": 40, 0.5.
+    public static func format(_ number: Double) -> String {
+        if number.isFinite && number == number.rounded() && abs(number) < 1e15 { return String(Int64(number)) }
+        return String(number)
+    }
+
+    /// A value as a short text: numbers plainly, strings as they are, YES/NO for booleans.
+    public static func display(_ value: PropertyListValue) -> String {
+        switch value {
+        case .string(let s): return s
+        case .integer(let i): return String(i)
+        case .real(let d): return format(d)
+        case .boolean(let b): return b ? "YES" : "NO"
+        case .date(let d): return "\(d)"
+        case .data(let d): return "<\(d.count) bytes>"
+        case .array(let a): return "(\(a.count) items)"
+        case .dictionary(let d): return "{\(d.count) keys}"
+        case .uid(let u): return "UID \(u)"
+        }
+    }
+
+    /// "a string", "an integer": for error messages.
+    public static func typeDescription(_ value: PropertyListValue) -> String {
+        switch value {
+        case .string: "a string"
+        case .integer: "an integer"
+        case .real: "a real"
+        case .boolean: "a boolean"
+        case .date: "a date"
+        case .data: "data"
+        case .array: "an array"
+        case .dictionary: "a dictionary"
+        case .uid: "a UID"
+        }
+    }
+}
