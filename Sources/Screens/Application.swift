@@ -142,7 +142,11 @@ public final class Application {
         }
         if let modal = modals.last {
             // A modal takes every key; only Ctrl-C gets past it. A key it ignores draws nothing.
-            if try route(event, from: modal) {
+            // A container presented as a modal (the settings sheet) passes keys to its focused
+            // screen first, as the root does.
+            let target: Screen
+            if case .mouse(let mouse) = event { target = hitTest(modal, at: mouse.position) } else { target = Self.focusChain(from: modal).last ?? modal }
+            if try route(event, from: target) {
                 needsDisplay = true
             } else if event == .key(.control("c")) {
                 terminate(.interrupt)
@@ -180,14 +184,16 @@ public final class Application {
     }
 
     /// Root first, down to the screen that gets keys first.
-    public var focusChain: [Screen] {
-        var chain = [root]
+    public var focusChain: [Screen] { Self.focusChain(from: root) }
+
+    static func focusChain(from top: Screen) -> [Screen] {
+        var chain = [top]
         while let next = chain.last?.focusedChild { chain.append(next) }
         return chain
     }
 
     private var acceptsTextInput: Bool {
-        if let modal = modals.last { return modal.acceptsTextInput }
+        if let modal = modals.last { return Self.focusChain(from: modal).contains { $0.acceptsTextInput } }
         return focusChain.contains { $0.acceptsTextInput }
     }
 
@@ -222,7 +228,7 @@ public final class Application {
 
     /// The top modal's bindings, or the focus chain's, focused screen first.
     private var screenBindings: [KeyBinding] {
-        modals.last.map(\.keyBindings) ?? focusChain.reversed().flatMap(\.keyBindings)
+        (modals.last.map { Self.focusChain(from: $0) } ?? focusChain).reversed().flatMap(\.keyBindings)
     }
 
     private func presentHelp() {
@@ -267,7 +273,7 @@ public final class Application {
             if !modals.isEmpty { target.buffer.cursor = nil }
             for modal in modals { modal.render(in: canvas.subcanvas(content)) }
             HintBar.draw(in: canvas.subcanvas(bar), bindings: screenBindings, pinned: modals.isEmpty ? globalBindings : [],
-                         status: modals.isEmpty ? focusChain.last?.statusText : modals.last?.statusText)
+                         status: (modals.last.map { Self.focusChain(from: $0) } ?? focusChain).last?.statusText)
         }
         terminal.present(target.buffer, full: needsFullRepaint)
         framesRendered += 1

@@ -1,3 +1,4 @@
+import Defaults
 import Restoration
 import Screens
 import Terminal
@@ -12,17 +13,21 @@ public enum AppRunner {
         public var exitAfterFirstFrame = false
         /// Where and how the screen tree is saved and restored; nil runs without restoration.
         public var restoration: RestorationController.Configuration?
-        public init(exitAfterFirstFrame: Bool = false, restoration: RestorationController.Configuration? = nil) {
+        /// The defaults store and settings schema; nil runs on an in-memory store.
+        public var defaults: DefaultsController?
+        public init(exitAfterFirstFrame: Bool = false, restoration: RestorationController.Configuration? = nil,
+                    defaults: DefaultsController? = nil) {
             self.exitAfterFirstFrame = exitAfterFirstFrame
             self.restoration = restoration
+            self.defaults = defaults
         }
     }
 
     /// Runs the app and returns the process exit status. `makeRoot` is for tests; the app always
     /// starts from `RootScreen.make()`.
     public static func run(_ options: Options, environment: [String: String], makeTerminal: ([String: String]) throws -> Terminal,
-                           makeRoot: () -> Screen = { RootScreen.make() },
-                           makeEngine: () -> RestorationEngine = { RootScreen.restorationEngine() }) -> Int32 {
+                           makeRoot: (AppServices) -> Screen = { RootScreen.make(services: $0) },
+                           makeEngine: (AppServices) -> RestorationEngine = { RootScreen.restorationEngine(services: $0) }) -> Int32 {
         let terminal: Terminal
         do {
             terminal = try makeTerminal(environment)
@@ -30,18 +35,21 @@ public enum AppRunner {
             printError(error)
             return 1
         }
-        let application = Application(terminal: terminal, root: makeRoot())
+        let services = options.defaults.map { AppServices(store: $0.store, bundle: $0.bundle) } ?? .inMemory()
+        let application = Application(terminal: terminal, root: makeRoot(services))
+        if let defaults = options.defaults { application.addLifecycleObserver(defaults) }
         let restoration = options.restoration.map { configuration in
             var configuration = configuration
             // A start-up measurement must not write: it would time the save, and change what it measures.
             if options.exitAfterFirstFrame { configuration.savesState = false }
-            return RestorationController(configuration: configuration, engine: makeEngine())
+            return RestorationController(configuration: configuration, engine: makeEngine(services))
         }
         if let restoration { application.addLifecycleObserver(restoration) }
         do {
             let reason = try application.run(exitAfterFirstFrame: options.exitAfterFirstFrame)
             terminal.restore()
             if let error = restoration?.lastSaveError { printError("could not save your place (the previous save is kept): \(error)") }
+            for warning in options.defaults?.exitWarnings ?? [] { printError(warning) }
             return reason == .quit ? 0 : 128 + signalNumber(reason)
         } catch {
             terminal.restore()  // before the message, or it would be lost on the alternate screen

@@ -1,3 +1,4 @@
+import Defaults
 import KeyedArchive
 import Restoration
 import Screens
@@ -6,13 +7,15 @@ import Screens
 // issue 7). Each is already the real screen object, with its final restoration identifier.
 
 enum MapTab {
-    static func make() -> Screen {
-        PagerScreen(title: "Map", text: """
+    static let settingKeys = ["HPMapType", "HPFollowHeading", "WLUnits", "HPSyncLocations"]
+
+    static func make(services: AppServices) -> Screen {
+        SettingsAwarePager(title: "Map", introduction: """
             The Pigeon front: an offline world map lives here.
 
             It will remember the place you are at under a title, show the bearing and distance \
             to it, and keep its map type and tracking mode between launches.
-            """, restorationIdentifier: "Map")
+            """, keys: settingKeys, services: services, restorationIdentifier: "Map")
     }
 }
 
@@ -68,14 +71,45 @@ final class CharacterNotesScreen: TextEditorScreen {
 }
 
 enum BookTab {
-    static func make() -> Screen {
-        PagerScreen(title: "Book", text: """
+    static let settingKeys = ["WLTextWidth", "WLTheme", "WLShowPageNumbers", "WLJustifyText", "WLSyncReadingPosition"]
+
+    static func make(services: AppServices) -> Screen {
+        SettingsAwarePager(title: "Book", introduction: """
             The Wonderland front: the book reader lives here.
 
             It will open Alice's Adventures in Wonderland, or any .txt, .md or .epub file, page \
             by page, with chapters, search and bookmarks, and it will keep your place: the same \
             sentence at the top of the page when you come back, whatever the width of your \
             terminal.
-            """, restorationIdentifier: "Book")
+            """, keys: settingKeys, services: services, restorationIdentifier: "Book")
+    }
+}
+
+/// A placeholder page that lists the settings its front will use, with their current values,
+/// and redraws when one changes — here, in `wonderland settings`, or via `wonderland defaults`.
+final class SettingsAwarePager: PagerScreen {
+    private let introduction: String
+    private let keys: [String]
+    private let services: AppServices
+    private var observation: PreferenceObservation?
+
+    init(title: String, introduction: String, keys: [String], services: AppServices, restorationIdentifier: String) {
+        self.introduction = introduction
+        self.keys = keys
+        self.services = services
+        super.init(title: title, text: introduction, restorationIdentifier: restorationIdentifier)
+        text = composedText()
+        let watched = Set(keys)
+        observation = services.store.addChangeObserver { [weak self] changed in
+            guard let self, !changed.isDisjoint(with: watched) else { return }
+            let offset = self.anchorOffset
+            self.text = self.composedText()
+            self.anchorOffset = offset
+        }
+    }
+
+    private func composedText() -> String {
+        let lines = keys.compactMap { services.bundle.summary(ofKey: $0, in: services.store) }
+        return introduction + "\n\nSettings (press , to change them):\n" + lines.map { "  " + $0 }.joined(separator: "\n")
     }
 }

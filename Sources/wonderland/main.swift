@@ -10,13 +10,14 @@ struct Wonderland: ParsableCommand {
         abstract: "A terminal app that resumes exactly where you left off.",
         discussion: """
             Without a subcommand, starts the app. Tabs: 1 Map, 2 Characters, 3 Book.
-            In the app, ? lists every key and q quits.
+            In the app, ? lists every key, `,` opens the settings and q quits.
+            `-Key value` pairs override a default for this run only: wonderland -HPMapType 2.
 
             Files: state in $XDG_STATE_HOME/wonderland, settings in
             $XDG_CONFIG_HOME/wonderland, books and caches in $XDG_DATA_HOME/wonderland.
             """,
         version: AppVersion.current,
-        subcommands: [PlistCommand.self, StateCommand.self, DefaultsCommand.self]
+        subcommands: [SettingsCommand.self, DefaultsCommand.self, StateCommand.self, PlistCommand.self]
     )
 
     @Flag(help: "Draw the first frame, then exit (for start-up benchmarks).")
@@ -29,7 +30,8 @@ struct Wonderland: ParsableCommand {
         let environment = ProcessEnvironment.current()
         let restoration = RestorationController.Configuration(
             files: RestorationFiles.standard(environment: environment), fresh: fresh, appVersion: AppVersion.current)
-        let options = AppRunner.Options(exitAfterFirstFrame: exitAfterFirstFrame, restoration: restoration)
+        let options = AppRunner.Options(exitAfterFirstFrame: exitAfterFirstFrame, restoration: restoration,
+                                        defaults: AppDefaults.controller(environment: environment))
         let status = AppRunner.run(options, environment: environment) { env in
             try NcursesTerminal(environment: env)
         }
@@ -37,5 +39,15 @@ struct Wonderland: ParsableCommand {
     }
 }
 
+/// The store and schema every interactive run uses, with the `-Key value` argument domain.
+enum AppDefaults {
+    static let argumentSplit = ArgumentDomain.split(Array(CommandLine.arguments.dropFirst()))
+
+    static func controller(environment: [String: String]) -> DefaultsController {
+        DefaultsController(store: DefaultsStore.standard(environment: environment, argumentDomain: argumentSplit.domain),
+                           bundle: SettingsBundle.standard(environment: environment))
+    }
+}
+
 // `-Key value` pairs are the defaults' argument domain (`wonderland -HPMapType 2`), not options.
-Wonderland.main(ArgumentDomain.split(Array(CommandLine.arguments.dropFirst())).remaining)
+Wonderland.main(AppDefaults.argumentSplit.remaining)

@@ -150,7 +150,7 @@ struct AppRunnerTests {
     @Test func anErrorFromTheAppRestoresTheTerminalAndFails() {
         let terminal = HeadlessTerminal()
         terminal.enqueue(.key(.character("!")))
-        let status = AppRunner.run(.init(), environment: [:], makeTerminal: { _ in terminal }, makeRoot: { ThrowingScreen() })
+        let status = AppRunner.run(.init(), environment: [:], makeTerminal: { _ in terminal }, makeRoot: { _ in ThrowingScreen() })
         #expect(status == 1)
         #expect(terminal.isRestored)
         #expect(terminal.framesPresented == 1)

@@ -1,4 +1,6 @@
 import Defaults
+import KeyedArchive
+import Restoration
 import PropertyList
 import Terminal
 
@@ -58,12 +60,48 @@ public final class SettingsScreen: Screen {
         }
         layout = SettingsLayout(pane: self.pane, width: 80)
         super.init(title: self.pane.title, restorationIdentifier: Self.restorationIdentifier(forPane: paneName))
+        // Child panes are pushed in code; their restoration class rebuilds them from the name.
+        if paneName != "Root" { restorationClassName = Self.restorationClass }
         state.selectedRowID = layout.rows.first?.id
         let keys = self.pane.keys
         observation = store.addChangeObserver { [weak self] changed in
             guard let self, !changed.isDisjoint(with: keys) else { return }
             self.setNeedsDisplay()
         }
+    }
+
+    // MARK: restoration
+
+    public static let restorationClass = "SettingsPane"
+
+    /// Rebuilds child panes at launch from the pane name in their identifier.
+    public static func registerRestorationClass(in registry: inout RestorationClassRegistry, bundle: SettingsBundle, store: PreferenceStore) {
+        registry.register(restorationClass) { path, _ in
+            guard let identifier = path.last, let name = paneName(forRestorationIdentifier: identifier),
+                  bundle.pane(named: name) != nil else { return nil }
+            return SettingsScreen(bundle: bundle, paneName: name, store: store)
+        }
+    }
+
+    /// The selected row and scroll, and a field being edited with its unsaved text — except a
+    /// secure field, whose text is never written anywhere.
+    public override func encodeRestorableState(with coder: KeyedArchiver) throws {
+        try coder.encode(state.selectedRowID, forKey: "selectedRowID")
+        coder.encode(state.scrollOffset, forKey: "scrollOffset")
+        if let key = state.editingKey, let field = textField(forKey: key), !field.isSecure {
+            try coder.encode(key, forKey: "editingKey")
+            try coder.encode(state.editingText, forKey: "editingText")
+            coder.encode(state.editingCursor, forKey: "editingCursor")
+        }
+    }
+
+    public override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
+        apply(SettingsPaneState(
+            selectedRowID: try coder.decodeObject(of: String.self, forKey: "selectedRowID"),
+            scrollOffset: max(0, try coder.decodeInteger(forKey: "scrollOffset")),
+            editingKey: try coder.decodeObject(of: String.self, forKey: "editingKey"),
+            editingText: try coder.decodeObject(of: String.self, forKey: "editingText") ?? "",
+            editingCursor: try coder.decodeInteger(forKey: "editingCursor")))
     }
 
     // MARK: state

@@ -1,0 +1,60 @@
+import Defaults
+import Screens
+import Terminal
+
+/// Connects the defaults store to the app's lifecycle: the settings bundle's defaults are
+/// registered before anything reads them, changes made by other processes are picked up on
+/// every idle tick and on return from Ctrl-Z (observers then update what is on screen), and
+/// coalesced writes go out once changes settle, and always at Ctrl-Z and on exit.
+public final class DefaultsController: ApplicationLifecycleObserver {
+    public let store: DefaultsStore
+    public let bundle: SettingsBundle
+    /// Said once, in an alert after the first frame: a defaults file moved aside, a failed save.
+    private var pendingWarnings: [String] = []
+    /// Printed by the runner after the terminal is restored.
+    public private(set) var exitWarnings: [String] = []
+
+    public init(store: DefaultsStore, bundle: SettingsBundle) {
+        self.store = store
+        self.bundle = bundle
+        bundle.registerDefaults(in: store)
+    }
+
+    public func applicationDidFinishLaunching(_ application: Application) {
+        pendingWarnings += store.takeStartupWarnings()
+        pendingWarnings += bundle.errors.prefix(3).map { "Settings.bundle: \($0)" }
+    }
+
+    public func applicationDidPresentFirstFrame(_ application: Application) { tellPendingWarnings(application) }
+
+    public func applicationDidBecomeIdle(_ application: Application) {
+        store.processExternalChanges()
+        store.flushIfDue()
+        pendingWarnings += store.takeStartupWarnings()
+        tellPendingWarnings(application)
+    }
+
+    public func applicationWillEnterForeground(_ application: Application) {
+        // Another process (`wonderland settings`, `wonderland defaults write`) may have
+        // changed values while we were stopped: the seeds' "refresh on return to foreground".
+        store.processExternalChanges()
+    }
+
+    public func applicationDidEnterBackground(_ application: Application) { flush() }
+
+    public func applicationWillTerminate(_ application: Application, reason: TerminationReason) {
+        flush()
+        exitWarnings += store.takeStartupWarnings()
+    }
+
+    private func flush() {
+        do { try store.flush() } catch { exitWarnings.append("could not save settings: \(error)") }
+    }
+
+    private func tellPendingWarnings(_ application: Application) {
+        guard !pendingWarnings.isEmpty, application.state == .active else { return }
+        let message = pendingWarnings.joined(separator: "\n")
+        pendingWarnings = []
+        application.presentModal(Alert(title: "Settings", message: message))
+    }
+}

@@ -1,0 +1,41 @@
+import Defaults
+import KeyedArchive
+import Restoration
+import Screens
+import Terminal
+
+/// The settings screens shown over the app (`,`): the bundle's panes in a navigation stack,
+/// presented as a modal. Esc on the first pane, or `,` again, closes it. It stays open across
+/// a relaunch, on the same pane and row.
+final class SettingsSheet: Screen {
+    static let restorationClass = "SettingsSheet"
+    let navigation: NavigationStack
+
+    init(bundle: SettingsBundle, store: PreferenceStore) {
+        navigation = SettingsScreen.makeRoot(bundle: bundle, store: store)
+        super.init(title: "Settings", restorationIdentifier: "SettingsSheet")
+        restorationClassName = Self.restorationClass
+        adopt(navigation)
+    }
+
+    override var children: [Screen] { [navigation] }
+    override var visibleChildren: [Screen] { [navigation] }
+    override var preservesWhilePresented: Bool { true }
+
+    override var keyBindings: [KeyBinding] {
+        [KeyBinding([.escape, .character(",")], label: "Esc", help: "Close settings") { [unowned self] in
+            self.application?.dismissModal(self)
+        }]
+    }
+
+    override func draw(in canvas: Canvas) {
+        canvas.fill()
+        navigation.render(in: canvas)
+    }
+
+    /// The sheet, and the child panes pushed inside it, rebuilt at launch.
+    static func registerRestorationClasses(in registry: inout RestorationClassRegistry, bundle: SettingsBundle, store: PreferenceStore) {
+        registry.register(restorationClass) { _, _ in SettingsSheet(bundle: bundle, store: store) }
+        SettingsScreen.registerRestorationClass(in: &registry, bundle: bundle, store: store)
+    }
+}

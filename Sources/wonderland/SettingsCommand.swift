@@ -1,0 +1,21 @@
+import ArgumentParser
+import Screens
+import Terminal
+import WonderlandApp
+
+/// `wonderland settings`: the settings screens on their own, like the Settings app outside the
+/// app. Changes are written at once (coalesced) and a running `wonderland` shows them within a
+/// second.
+struct SettingsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "settings",
+        abstract: "Change the app's settings in a settings screen (a running app sees changes within a second).")
+
+    func run() throws {
+        let environment = ProcessEnvironment.current()
+        let options = AppRunner.Options(defaults: AppDefaults.controller(environment: environment))
+        let status = AppRunner.run(options, environment: environment, makeTerminal: { try NcursesTerminal(environment: $0) },
+                                   makeRoot: { SettingsScreen.makeRoot(bundle: $0.bundle, store: $0.store) })
+        if status != 0 { throw ExitCode(status) }
+    }
+}
