@@ -105,6 +105,10 @@ public final class RestorationController: ApplicationLifecycleObserver {
         if let notice {
             self.notice = nil
             application.presentModal(Alert(title: "Starting fresh", message: notice))
+            // The alert is not a change of place: draw it now and count its frame as saved, or
+            // the next idle tick would replace the archive the notice has just said is kept.
+            application.render()
+            framesAtLastSave = application.framesRendered
         }
     }
 
