@@ -30,12 +30,12 @@ struct RestorationJourneyTests {
         try tmux.resize(columns: 120, rows: 40)
         try tmux.waitFor("a 120×40 pane") { _ in (try? tmux.paneRows()) == 40 }
         let frame = try tmux.launchForFirstFrame()
-        #expect(frame[1].contains("Characters › Cheshire Cat"))
-        #expect(frame[2] == " " + draft)
-        #expect(frame[39].contains("Ln 1, Col \(draft.count + 1)"))
-        #expect(frame[39].count > 80, "the hint bar spans the new width")
+        tmux.check(frame[1].contains("Characters › Cheshire Cat"))
+        tmux.check(frame[2] == " " + draft)
+        tmux.check(frame[39].contains("Ln 1, Col \(draft.count + 1)"))
+        tmux.check(frame[39].count > 80, "the hint bar spans the new width")
         let cursor = try tmux.cursor()
-        #expect(cursor.x == 1 + draft.count && cursor.y == 2, "the cursor sits after the draft")
+        tmux.check(cursor.x == 1 + draft.count && cursor.y == 2, "the cursor sits after the draft")
 
         // The draft keeps being edited where it was left.
         try tmux.type("es")
@@ -57,7 +57,7 @@ struct RestorationJourneyTests {
         try tmux.waitForText("exit=0")
 
         let frame = try tmux.launchForFirstFrame()
-        #expect(Array(frame[0..<10]) == Array(before[0..<10]), "the same rows, the same selection")
+        tmux.check(Array(frame[0..<10]) == Array(before[0..<10]), "the same rows, the same selection")
         try tmux.press("Up")
         try tmux.waitForText("▸ Caterpillar")
         try tmux.type("q")
@@ -73,8 +73,8 @@ struct RestorationJourneyTests {
         kill(app, SIGHUP)
         try tmux.waitForText("exit=129")
         let frame = try tmux.launchForFirstFrame()
-        #expect(frame[1].contains("Characters › Cheshire Cat"))
-        #expect(frame[2] == " hung up on")
+        tmux.check(frame[1].contains("Characters › Cheshire Cat"))
+        tmux.check(frame[2] == " hung up on")
         try tmux.press("C-c")
         try tmux.waitForText("exit=130")
     }
@@ -95,7 +95,7 @@ struct RestorationJourneyTests {
         }
         let tmux = try TmuxSession(columns: 80, rows: 24, home: home)
         let frame = try tmux.launchForFirstFrame()
-        #expect(frame.contains("▸ March Hare  the Hatter's host"))
+        tmux.check(frame.contains("▸ March Hare  the Hatter's host"))
         try tmux.type("q")
         try tmux.waitForText("exit=0")
     }
@@ -110,8 +110,8 @@ struct RestorationJourneyTests {
         kill(try tmux.appPID(), SIGKILL)
         try tmux.waitForText("exit=137")
         let frame = try tmux.launchForFirstFrame()
-        #expect(frame[1].contains("Characters › Cheshire Cat"))
-        #expect(frame[2] == " autosaved draft")
+        tmux.check(frame[1].contains("Characters › Cheshire Cat"))
+        tmux.check(frame[2] == " autosaved draft")
         try tmux.press("C-c")
         try tmux.waitForText("exit=130")
     }
@@ -127,7 +127,7 @@ struct RestorationJourneyTests {
         #expect(FileManager.default.fileExists(atPath: tmux.archive.path))
 
         let frame = try tmux.launchForFirstFrame("--fresh", forbidding: "The Wonderland front")
-        #expect(frame.joined().contains("The Pigeon front"))
+        tmux.check(frame.joined().contains("The Pigeon front"))
         try tmux.type("q")
         try tmux.waitForText("exit=0")
         let show = try tmux.wonderland("state", "show")
@@ -150,7 +150,7 @@ struct RestorationJourneyTests {
         #expect(FileManager.default.fileExists(atPath: tmux.stateFolder.appendingPathComponent("restoration.archive.previous").path))
 
         let frame = try tmux.launchForFirstFrame(forbidding: "The Wonderland front")
-        #expect(frame.joined().contains("The Pigeon front"))
+        tmux.check(frame.joined().contains("The Pigeon front"))
         try tmux.type("q")
         try tmux.waitForText("exit=0")
     }
@@ -163,7 +163,7 @@ struct RestorationJourneyTests {
         try garbage.write(to: tmux.archive)
 
         let frame = try tmux.launchForFirstFrame(forbidding: nil)
-        #expect(frame.joined().contains("The Pigeon front"))
+        tmux.check(frame.joined().contains("The Pigeon front"))
         try tmux.waitForText("Starting fresh")
         let aside = tmux.stateFiles().filter { $0.hasPrefix("restoration.archive.corrupt-") }
         #expect(aside.count == 1)
@@ -179,10 +179,10 @@ struct RestorationJourneyTests {
         // Told once: the next launch restores the new save and shows no alert (a modal alert
         // would swallow the "3" below).
         let second = try tmux.launchForFirstFrame()
-        #expect(second.contains("▸ Alice  a girl who follows a rabbit"))
+        tmux.check(second.contains("▸ Alice  a girl who follows a rabbit"))
         try tmux.type("3")
         try tmux.waitForText("The Wonderland front")
-        #expect(!(try tmux.screen()).joined().contains("Starting fresh"))
+        tmux.check(!(try tmux.screen()).joined().contains("Starting fresh"))
         try tmux.type("q")
         try tmux.waitForText("exit=0")
         #expect(tmux.stateFiles().filter { $0.hasPrefix("restoration.archive.corrupt-") }.count == 1)
@@ -203,7 +203,7 @@ struct RestorationJourneyTests {
         let marker = tmux.stateFolder.appendingPathComponent("restoration.restoring")
         try Data("restoring since then, pid 1\n".utf8).write(to: marker)
         let frame = try tmux.launchForFirstFrame(forbidding: "White Rabbit")
-        #expect(frame.joined().contains("The Pigeon front"))
+        tmux.check(frame.joined().contains("The Pigeon front"))
         try tmux.waitForText("stopped while restoring")
         #expect(!FileManager.default.fileExists(atPath: marker.path), "the marker is gone after the first frame")
         // Leave without touching anything. The alert on screen must not be saved over the kept
@@ -215,8 +215,8 @@ struct RestorationJourneyTests {
         #expect(try Data(contentsOf: tmux.archive) == saved, "the saved place is kept")
 
         let again = try tmux.launchForFirstFrame()
-        #expect(again.contains("▸ White Rabbit  always late"))
-        #expect(!(try tmux.screen()).joined().contains("Starting fresh"))
+        tmux.check(again.contains("▸ White Rabbit  always late"))
+        tmux.check(!(try tmux.screen()).joined().contains("Starting fresh"))
         try tmux.type("q")
         try tmux.waitForText("exit=0")
     }

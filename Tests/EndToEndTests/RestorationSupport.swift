@@ -28,6 +28,14 @@ extension TmuxSession {
         return frame
     }
 
+    /// An expectation about what the terminal shows: when it fails, the last screens are kept
+    /// under test-output/ beside the recorded issue.
+    func check(_ condition: Bool, _ comment: String = "", sourceLocation: SourceLocation = #_sourceLocation) {
+        guard !condition else { return }
+        let kept = (try? keepCapture()) ?? "nowhere"
+        Issue.record("\(comment.isEmpty ? "expectation failed" : comment) (screens kept at \(kept))", sourceLocation: sourceLocation)
+    }
+
     func paneRows() throws -> Int {
         Int(try tmux(["display-message", "-p", "-t", "0", "#{pane_height}"]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
