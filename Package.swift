@@ -45,6 +45,11 @@ let package = Package(
             dependencies: ["PropertyList", "KeyedArchive"],
             path: "Benchmarks/bench-archive"
         ),
+        .executableTarget(
+            name: "bench-restoration",
+            dependencies: ["WonderlandApp", "Restoration", "Screens", "Terminal", "PropertyList"],
+            path: "Benchmarks/bench-restoration"
+        ),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"], resources: [.copy("Crafted")]),
         .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive", "PropertyList"]),
         .testTarget(name: "EndToEndTests"),
