@@ -43,6 +43,11 @@ public struct RestorationFiles: Sendable {
         try AtomicFile.moveAside(archive, label: "corrupt", now: now)
     }
 
+    /// Removes what interrupted writes of the archive, marker or log left (see
+    /// `AtomicFile.removeStaleTemporaries`); returns the names removed.
+    @discardableResult
+    public func removeStaleTemporaries() -> [String] { AtomicFile.removeStaleTemporaries(in: folder) }
+
     public var hasMarker: Bool { FileManager.default.fileExists(atPath: marker.path) }
 
     public func writeMarker(now: Date = Date()) throws {

@@ -49,6 +49,10 @@ public final class RestorationController: ApplicationLifecycleObserver {
     // MARK: restoring
 
     public func applicationDidFinishLaunching(_ application: Application) {
+        let leftovers = files.removeStaleTemporaries()
+        if !leftovers.isEmpty {
+            files.appendLog(["launch: removed \(leftovers.joined(separator: ", ")), left by a save that was interrupted"], now: now())
+        }
         if configuration.fresh {
             files.appendLog(["launch: not restored: --fresh was given"], now: now())
             return

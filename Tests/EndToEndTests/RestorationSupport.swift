@@ -12,6 +12,10 @@ extension TmuxSession {
     func launchForFirstFrame(_ arguments: String = "", forbidding forbidden: String? = "The Pigeon front",
                              timeout: TimeInterval = 15) throws -> [String] {
         let rows = try paneRows()
+        // After a kill -9 the killed app's last frame is still on the alternate screen: leave
+        // it and clear, so the frame waited for below can only come from the new launch.
+        try run("printf '\\033[?1049l'; stty sane; clear")
+        try waitFor("a cleared shell") { lines in lines.first == "$" && lines.dropFirst().allSatisfy(\.isEmpty) }
         let before = captures.count
         try run("clear; \(binary) \(arguments); echo \"exit=$?\"")
         let frame = try waitFor("the first frame", timeout: timeout) { lines in
