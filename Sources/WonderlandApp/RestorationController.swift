@@ -117,7 +117,7 @@ public final class RestorationController: ApplicationLifecycleObserver {
     }
 
     static func describe(_ header: RestorationHeader) -> String {
-        "\(ISO8601DateFormatter().string(from: header.timestamp)) by \(header.appVersion) at \(header.terminalColumns)×\(header.terminalRows)"
+        "\(header.timestamp.formatted(.iso8601)) by \(header.appVersion) at \(header.terminalColumns)×\(header.terminalRows)"
     }
 
     // MARK: saving
