@@ -21,12 +21,20 @@ final class TmuxSession {
         var env = ["PS1": "$ ", "TERM": "tmux-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "HOME": homeFolder.url.path]
         env.merge(environment) { $1 }
         let exports = env.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
-        try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "env -i PATH=/usr/bin:/bin \(exports) bash --norc --noprofile"])
+        try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "env -i PATH=/usr/bin:/bin \(exports) bash --norc --noprofile +o history"])
         try tmux(["set-option", "-g", "window-size", "manual"])
         try waitFor { $0.contains("$") }
     }
 
-    deinit { _ = try? tmux(["kill-server"]) }
+    /// Ends the server and waits for what ran in it (the shell, the app saving on SIGHUP) to
+    /// be gone, so nothing writes into the temporary HOME after it is removed.
+    deinit {
+        let shell = (try? tmux(["display-message", "-p", "-t", "0", "#{pane_pid}"]))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let children = shell.flatMap { try? String(contentsOfFile: "/proc/\($0)/task/\($0)/children", encoding: .utf8) } ?? ""
+        let pids = ([shell ?? ""] + children.split(separator: " ").map(String.init)).compactMap { pid_t($0) }
+        _ = try? tmux(["kill-server"])
+        for pid in pids { try? waitForExit(of: pid, timeout: 5) }
+    }
 
     /// The app binary: WONDERLAND_BIN from the test command, else next to the test bundle.
     static func locateBinary() throws -> String {
@@ -116,7 +124,13 @@ final class HomeFolder {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("wl-e2e-home-\(getpid())-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
-    deinit { try? FileManager.default.removeItem(at: url) }
+    deinit {
+        for _ in 0..<20 {  // a straggler may still be writing; never leave the folder behind
+            try? FileManager.default.removeItem(at: url)
+            if !FileManager.default.fileExists(atPath: url.path) { return }
+            usleep(50_000)
+        }
+    }
 }
 
 struct E2EError: Error, CustomStringConvertible {
