@@ -50,6 +50,11 @@ let package = Package(
             dependencies: ["Defaults", "PropertyList"],
             path: "Benchmarks/bench-defaults"
         ),
+        .executableTarget(
+            name: "bench-restoration",
+            dependencies: ["WonderlandApp", "Restoration", "Screens", "Terminal", "PropertyList"],
+            path: "Benchmarks/bench-restoration"
+        ),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"], resources: [.copy("Crafted")]),
         .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive", "PropertyList"]),
         .testTarget(name: "EndToEndTests"),

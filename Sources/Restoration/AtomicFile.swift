@@ -47,6 +47,23 @@ public enum AtomicFile {
         syncFolder(folder)
     }
 
+    /// Removes the temporary files (`.<name>.tmp-<pid>`) that writes in `folder` left behind
+    /// when their process died between creating and renaming them (`kill -9`, a power cut).
+    /// A file whose process is still running is left alone: it may be mid-write. Returns the
+    /// names removed.
+    @discardableResult
+    public static func removeStaleTemporaries(in folder: URL) -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+        var removed: [String] = []
+        for name in names where name.hasPrefix(".") {
+            guard let marker = name.range(of: ".tmp-", options: .backwards),
+                  let pid = pid_t(name[marker.upperBound...]), pid > 0, pid != getpid() else { continue }
+            if kill(pid, 0) == 0 || errno == EPERM { continue }
+            if unlink(folder.appendingPathComponent(name).path) == 0 { removed.append(name) }
+        }
+        return removed.sorted()
+    }
+
     /// Creates the folder (and its parents) 0700 when missing.
     public static func makeFolder(_ folder: URL) throws {
         var isFolder: ObjCBool = false

@@ -27,16 +27,26 @@ extension RestorationEngine {
         var nodes: [Summary.Node] = []
         var visited: Set<ObjectIdentifier> = []
         func walk(_ node: RestorationNode, parent: [String]) {
-            guard visited.insert(ObjectIdentifier(node)).inserted, parent.count < maximumDepth else { return }
+            guard parent.count < maximumDepth else { return }
             let path = parent + [node.identifier]
+            guard visited.insert(ObjectIdentifier(node)).inserted else {
+                nodes.append(Summary.Node(path: Self.path(path), restorationClassName: node.restorationClassName, values: [],
+                                          problems: ["the archive refers back to this screen (a cycle); shown once"]))
+                return
+            }
             let values = node.scope.map { scope in
                 unarchiver.decoding(scope) {
                     Self.values(in: unarchiver, skipping: [RestorationNode.Key.identifier, RestorationNode.Key.restorationClass,
                                                          RestorationNode.Key.children, ArchiveFormat.classKey])
                 }
             } ?? []
-            nodes.append(Summary.Node(path: Self.path(path), restorationClassName: node.restorationClassName, values: values, problems: node.problems))
-            for child in node.children { walk(child, parent: path) }
+            var problems = node.problems
+            // As restore does: past the limit, children are counted, not listed.
+            if node.children.count > maximumChildren {
+                problems.append("\(node.children.count - maximumChildren) more saved children not shown (limit \(maximumChildren)); a launch skips them")
+            }
+            nodes.append(Summary.Node(path: Self.path(path), restorationClassName: node.restorationClassName, values: values, problems: problems))
+            for child in node.children.prefix(maximumChildren) { walk(child, parent: path) }
         }
         if let root = try? unarchiver.decodeObject(of: RestorationNode.self, forKey: RestorationHeader.Key.root) { walk(root, parent: []) }
         for modal in (try? unarchiver.decodeObject(of: [RestorationNode].self, forKey: RestorationHeader.Key.modals)) ?? [] {

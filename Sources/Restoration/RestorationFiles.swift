@@ -43,10 +43,18 @@ public struct RestorationFiles: Sendable {
         try AtomicFile.moveAside(archive, label: "corrupt", now: now)
     }
 
+    /// Removes what interrupted writes of the archive, marker or log left (see
+    /// `AtomicFile.removeStaleTemporaries`); returns the names removed.
+    @discardableResult
+    public func removeStaleTemporaries() -> [String] { AtomicFile.removeStaleTemporaries(in: folder) }
+
     public var hasMarker: Bool { FileManager.default.fileExists(atPath: marker.path) }
 
+    // Time stamps use Date.ISO8601FormatStyle (same text as ISO8601DateFormatter's default):
+    // creating an ISO8601DateFormatter loads time-zone data and cost about a millisecond of
+    // every launch.
     public func writeMarker(now: Date = Date()) throws {
-        try AtomicFile.write(Data("restoring since \(ISO8601DateFormatter().string(from: now)), pid \(getpid())\n".utf8), to: marker)
+        try AtomicFile.write(Data("restoring since \(now.formatted(.iso8601)), pid \(getpid())\n".utf8), to: marker)
     }
 
     public func removeMarker() { unlink(marker.path) }
@@ -55,7 +63,7 @@ public struct RestorationFiles: Sendable {
     /// oldest half when it grows past that.
     public func appendLog(_ lines: [String], now: Date = Date()) {
         guard !lines.isEmpty, (try? AtomicFile.makeFolder(folder)) != nil else { return }
-        let stamp = ISO8601DateFormatter().string(from: now)
+        let stamp = now.formatted(.iso8601)
         var text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         if text.utf8.count > 64 * 1024 {
             let kept = text.split(separator: "\n", omittingEmptySubsequences: false)

@@ -49,6 +49,10 @@ public final class RestorationController: ApplicationLifecycleObserver {
     // MARK: restoring
 
     public func applicationDidFinishLaunching(_ application: Application) {
+        let leftovers = files.removeStaleTemporaries()
+        if !leftovers.isEmpty {
+            files.appendLog(["launch: removed \(leftovers.joined(separator: ", ")), left by a save that was interrupted"], now: now())
+        }
         if configuration.fresh {
             files.appendLog(["launch: not restored: --fresh was given"], now: now())
             return
@@ -105,11 +109,15 @@ public final class RestorationController: ApplicationLifecycleObserver {
         if let notice {
             self.notice = nil
             application.presentModal(Alert(title: "Starting fresh", message: notice))
+            // The alert is not a change of place: draw it now and count its frame as saved, or
+            // the next idle tick would replace the archive the notice has just said is kept.
+            application.render()
+            framesAtLastSave = application.framesRendered
         }
     }
 
     static func describe(_ header: RestorationHeader) -> String {
-        "\(ISO8601DateFormatter().string(from: header.timestamp)) by \(header.appVersion) at \(header.terminalColumns)×\(header.terminalRows)"
+        "\(header.timestamp.formatted(.iso8601)) by \(header.appVersion) at \(header.terminalColumns)×\(header.terminalRows)"
     }
 
     // MARK: saving

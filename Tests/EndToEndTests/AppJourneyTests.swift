@@ -35,7 +35,10 @@ struct AppJourneyTests {
         #expect(!screen.joined().contains("too small"))
 
         try tmux.type("q")
-        screen = try tmux.waitForText("exit=0")
+        // Until the prompt is back after the exit line (the shell prints it a moment later).
+        screen = try tmux.waitFor("the prompt after exit=0") { lines in
+            lines.firstIndex(of: "exit=0").map { $0 + 1 < lines.count && lines[$0 + 1] == "$" } ?? false
+        }
         let exitLine = try #require(screen.firstIndex(of: "exit=0"))
         #expect(screen[exitLine + 1] == "$", "the prompt comes back on a clean line")
         #expect(!screen.joined().contains("1 Map"), "the app's screen is gone")

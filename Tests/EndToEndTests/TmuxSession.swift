@@ -5,20 +5,36 @@ import Foundation
 final class TmuxSession {
     let socket: String
     let binary: String
+    /// This session's own HOME (so its own ~/.local/state): tests running in parallel never
+    /// share an archive. Pass one session's `homeFolder` to the next to relaunch on its state.
+    let homeFolder: HomeFolder
+    var home: URL { homeFolder.url }
+    /// `$HOME/.local/state/wonderland`: the restoration archive, marker and log.
+    var stateFolder: URL { home.appendingPathComponent(".local/state/wonderland") }
+    var archive: URL { stateFolder.appendingPathComponent("restoration.archive") }
     private(set) var captures: [String] = []
 
-    init(columns: Int, rows: Int, environment: [String: String] = [:]) throws {
+    init(columns: Int, rows: Int, environment: [String: String] = [:], home: HomeFolder? = nil) throws {
         socket = "wl-e2e-\(getpid())-\(UUID().uuidString.prefix(8))"
         binary = try Self.locateBinary()
-        var env = ["PS1": "$ ", "TERM": "tmux-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "HOME": NSTemporaryDirectory()]
+        homeFolder = try home ?? HomeFolder()
+        var env = ["PS1": "$ ", "TERM": "tmux-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "HOME": homeFolder.url.path]
         env.merge(environment) { $1 }
         let exports = env.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
-        try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "env -i PATH=/usr/bin:/bin \(exports) bash --norc --noprofile"])
+        try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "env -i PATH=/usr/bin:/bin \(exports) bash --norc --noprofile +o history"])
         try tmux(["set-option", "-g", "window-size", "manual"])
         try waitFor { $0.contains("$") }
     }
 
-    deinit { _ = try? tmux(["kill-server"]) }
+    /// Ends the server and waits for what ran in it (the shell, the app saving on SIGHUP) to
+    /// be gone, so nothing writes into the temporary HOME after it is removed.
+    deinit {
+        let shell = (try? tmux(["display-message", "-p", "-t", "0", "#{pane_pid}"]))?.trimmingCharacters(in: .whitespacesAndNewlines)
+        let children = shell.flatMap { try? String(contentsOfFile: "/proc/\($0)/task/\($0)/children", encoding: .utf8) } ?? ""
+        let pids = ([shell ?? ""] + children.split(separator: " ").map(String.init)).compactMap { pid_t($0) }
+        _ = try? tmux(["kill-server"])
+        for pid in pids { try? waitForExit(of: pid, timeout: 5) }
+    }
 
     /// The app binary: WONDERLAND_BIN from the test command, else next to the test bundle.
     static func locateBinary() throws -> String {
@@ -98,6 +114,22 @@ final class TmuxSession {
     func launchApp(_ arguments: String = "", environment: String = "") throws {
         try run("clear; \(environment) \(binary) \(arguments); echo \"exit=$?\"")
         try waitForText("1 Map")
+    }
+}
+
+/// A fresh temporary folder used as HOME, removed when the last session using it is gone.
+final class HomeFolder {
+    let url: URL
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("wl-e2e-home-\(getpid())-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    }
+    deinit {
+        for _ in 0..<20 {  // a straggler may still be writing; never leave the folder behind
+            try? FileManager.default.removeItem(at: url)
+            if !FileManager.default.fileExists(atPath: url.path) { return }
+            usleep(50_000)
+        }
     }
 }
 
