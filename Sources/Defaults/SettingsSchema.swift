@@ -475,6 +475,10 @@ public enum SettingsValue {
         if a == b { return true }
         switch (a, b) {
         case (.integer, .real), (.real, .integer): return number(a) == number(b)
+        // The argument domain (`-HPMapType 2`) and `defaults write` without a type flag give
+        // strings; NSUserDefaults reads "2" as the number 2, and so do we.
+        case (.string(let text), .integer), (.string(let text), .real): return Double(text) == number(b)
+        case (.integer, .string(let text)), (.real, .string(let text)): return Double(text) == number(a)
         default: return false
         }
     }
@@ -483,6 +487,7 @@ public enum SettingsValue {
         switch value {
         case .integer(let i): Double(i)
         case .real(let d): d
+        case .string(let text): Double(text.trimmingCharacters(in: .whitespaces))
         default: nil
         }
     }

@@ -37,6 +37,15 @@ struct SettingsInAppTests {
         #expect(terminal.lines.contains("    Map Type: Hybrid"))
     }
 
+    @Test func aNumberGivenAsTextReadsAsThatNumber() throws {
+        // What `wonderland -HPMapType 2 -WLTextWidth 90` puts in the argument domain.
+        let store = InMemoryPreferenceStore(values: ["HPMapType": .string("2"), "WLTextWidth": .string("90")])
+        let (app, terminal) = launch(AppServices(store: store, bundle: .embedded))
+        #expect(terminal.lines.contains("    Map Type: Hybrid"))
+        try press(app, terminal, .character("3"))
+        #expect(terminal.lines.contains("    Text Width: 90"))
+    }
+
     @Test func commaOpensTheSettingsOverTheAppAndEscClosesThem() throws {
         let store = InMemoryPreferenceStore()
         let (app, terminal) = launch(AppServices(store: store, bundle: .embedded))
