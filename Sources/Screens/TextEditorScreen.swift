@@ -7,7 +7,8 @@ import Terminal
 open class TextEditorScreen: Screen {
     public var state: TextEditorState {
         didSet {
-            if state.text != oldValue.text { onChange?(state) }
+            // Lines, not `text`: comparing arrays builds no strings, which a long draft feels.
+            if state.lines != oldValue.lines { onChange?(state) }
             setNeedsDisplay()
         }
     }
@@ -155,7 +156,7 @@ open class TextEditorScreen: Screen {
         if cursor.row < scrollRow { scrollRow = cursor.row }
         if cursor.row >= scrollRow + canvas.height { scrollRow = cursor.row - canvas.height + 1 }
         scrollRow = max(0, min(scrollRow, rows.count - 1))
-        if state.text.isEmpty { canvas.write(placeholder, x: 1, y: 0, style: .dim) }
+        if state.isEmpty { canvas.write(placeholder, x: 1, y: 0, style: .dim) }
         for screenRow in 0..<min(canvas.height, rows.count - scrollRow) {
             let row = rows[scrollRow + screenRow]
             canvas.write(String(state.lines[row.line][row.range]), x: 1, y: screenRow)

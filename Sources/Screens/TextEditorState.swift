@@ -17,6 +17,8 @@ public struct TextEditorState: Hashable, Sendable {
     }
 
     public var text: String { lines.map { String($0) }.joined(separator: "\n") }
+    /// True for no text at all; cheaper than building `text` to ask.
+    public var isEmpty: Bool { lines.count == 1 && lines[0].isEmpty }
 
     public mutating func insert(_ character: Character) {
         if character.isNewline { return insertNewline() }
