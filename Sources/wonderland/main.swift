@@ -31,7 +31,7 @@ struct Wonderland: ParsableCommand {
         let restoration = RestorationController.Configuration(
             files: RestorationFiles.standard(environment: environment), fresh: fresh, appVersion: AppVersion.current)
         let options = AppRunner.Options(exitAfterFirstFrame: exitAfterFirstFrame, restoration: restoration,
-                                        defaults: AppDefaults.controller(environment: environment))
+                                        defaults: AppDefaults.controller(environment: environment, watchesForChanges: !exitAfterFirstFrame))
         let status = AppRunner.run(options, environment: environment) { env in
             try NcursesTerminal(environment: env)
         }
@@ -43,9 +43,13 @@ struct Wonderland: ParsableCommand {
 enum AppDefaults {
     static let argumentSplit = ArgumentDomain.split(Array(CommandLine.arguments.dropFirst()))
 
-    static func controller(environment: [String: String]) -> DefaultsController {
-        DefaultsController(store: DefaultsStore.standard(environment: environment, argumentDomain: argumentSplit.domain),
-                           bundle: SettingsBundle.standard(environment: environment))
+    /// A run that exits after its first frame cannot see a change, and closing an inotify
+    /// instance waits for the kernel (about 13 ms here), which would be timed as start-up.
+    static func controller(environment: [String: String], watchesForChanges: Bool = true) -> DefaultsController {
+        var options = DefaultsStore.Options()
+        options.watchesForChanges = watchesForChanges
+        return DefaultsController(store: DefaultsStore.standard(environment: environment, argumentDomain: argumentSplit.domain, options: options),
+                                  bundle: SettingsBundle.standard(environment: environment))
     }
 }
 
