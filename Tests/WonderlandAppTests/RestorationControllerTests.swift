@@ -7,7 +7,7 @@ import Testing
 
 /// One launch of the real screen tree with restoration, on a headless terminal, against a
 /// private state folder: what `wonderland` does, minus the tty.
-private final class Launch {
+private final class Launch: DrivesApplication {
     let terminal: HeadlessTerminal
     let app: Application
     let root: TabScreen
@@ -27,22 +27,11 @@ private final class Launch {
     /// What the run loop does right after the first frame: draw what was asked for since.
     func settle() throws { try app.processPendingEvents() }
 
-    func press(_ keys: Key...) throws {
-        for key in keys { terminal.enqueue(.key(key)) }
-        try app.processPendingEvents()
-    }
-
-    func type(_ text: String) throws {
-        for character in text { terminal.enqueue(.key(.character(character))) }
-        try app.processPendingEvents()
-    }
 
     func quit() throws {
         terminal.enqueue(.terminate(.quit))
         try app.processPendingEvents()
     }
-
-    var lines: [String] { terminal.lines }
 }
 
 @Suite("Restoration in the app")

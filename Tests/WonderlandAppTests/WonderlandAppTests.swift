@@ -4,7 +4,7 @@ import Screens
 import Terminal
 
 /// The real screen tree on a headless terminal, driven one step at a time.
-private final class AppPilot {
+private final class AppPilot: DrivesApplication {
     let terminal: HeadlessTerminal
     let app: Application
     let root: TabScreen
@@ -16,17 +16,7 @@ private final class AppPilot {
         app.launch()
     }
 
-    func press(_ keys: Key...) throws {
-        for key in keys { terminal.enqueue(.key(key)) }
-        try app.processPendingEvents()
-    }
 
-    func type(_ text: String) throws {
-        for character in text { terminal.enqueue(.key(.character(character))) }
-        try app.processPendingEvents()
-    }
-
-    var lines: [String] { terminal.lines }
     var characters: NavigationStack { root.tabs[1] as! NavigationStack }
 }
 
