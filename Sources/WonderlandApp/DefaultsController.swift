@@ -2,10 +2,9 @@ import Defaults
 import Screens
 import Terminal
 
-/// Connects the defaults store to the app's lifecycle: the settings bundle's defaults are
-/// registered before anything reads them, changes made by other processes are picked up on
-/// every idle tick and on return from Ctrl-Z (observers then update what is on screen), and
-/// coalesced writes go out once changes settle, and always at Ctrl-Z and on exit.
+/// Connects the defaults store to the app's lifecycle: changes made by other processes are
+/// picked up on every idle tick and on return from Ctrl-Z (observers then update what is on
+/// screen), and coalesced writes go out once changes settle, and always at Ctrl-Z and on exit.
 public final class DefaultsController: ApplicationLifecycleObserver {
     public let store: DefaultsStore
     public let bundle: SettingsBundle
@@ -14,10 +13,10 @@ public final class DefaultsController: ApplicationLifecycleObserver {
     /// Printed by the runner after the terminal is restored.
     public private(set) var exitWarnings: [String] = []
 
+    /// The bundle's defaults are registered by `AppServices`, which every run builds from these.
     public init(store: DefaultsStore, bundle: SettingsBundle) {
         self.store = store
         self.bundle = bundle
-        bundle.registerDefaults(in: store)
     }
 
     public func applicationDidFinishLaunching(_ application: Application) {
