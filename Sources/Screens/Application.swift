@@ -227,8 +227,16 @@ public final class Application {
     }
 
     /// The top modal's bindings, or the focus chain's, focused screen first.
+    /// A screen taking text gets printable keys first, so its ancestors' letter and digit keys
+    /// (`1-3` for tabs, `,` for settings) cannot be reached while it does: they are left out.
     private var screenBindings: [KeyBinding] {
-        (modals.last.map { Self.focusChain(from: $0) } ?? focusChain).reversed().flatMap(\.keyBindings)
+        var bindings: [KeyBinding] = []
+        var typing = false
+        for screen in (modals.last.map { Self.focusChain(from: $0) } ?? focusChain).reversed() {
+            bindings += typing ? screen.keyBindings.filter { !$0.keys.allSatisfy(\.isText) } : screen.keyBindings
+            typing = typing || screen.acceptsTextInput
+        }
+        return bindings
     }
 
     private func presentHelp() {

@@ -9,6 +9,14 @@ public enum Key: Hashable, Sendable {
     case function(Int)
 }
 
+extension Key {
+    /// A key that types a character, which a focused text field takes as text.
+    public var isText: Bool {
+        if case .character = self { return true }
+        return false
+    }
+}
+
 public struct MouseEvent: Hashable, Sendable {
     public enum Kind: Hashable, Sendable {
         case press, release, drag, wheelUp, wheelDown

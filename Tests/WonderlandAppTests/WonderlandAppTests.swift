@@ -78,6 +78,18 @@ struct RootScreenTests {
         #expect(pilot.lines[3] == "▸ White Rabbit  always late")
     }
 
+    @Test func whileTypingTheBarOffersNoKeyThatWouldBeTyped() throws {
+        let pilot = AppPilot()
+        try pilot.press(.character("2"))
+        #expect(pilot.lines[23].contains("1-3 Go to a tab") && pilot.lines[23].contains(", Settings"))
+        try pilot.press(.enter)  // the notes editor takes text: digits and commas are letters now
+        #expect(!pilot.lines[23].contains("1-3") && !pilot.lines[23].contains(", Settings"))
+        #expect(pilot.lines[23].contains("Esc Back to Characters") && pilot.lines[23].contains("Tab Next tab"))
+        try pilot.type("1,")
+        #expect(pilot.lines[2] == " 1,")
+        #expect(pilot.app.modals.isEmpty)
+    }
+
     @Test func charactersFilterNarrowsTheList() throws {
         let pilot = AppPilot()
         try pilot.press(.character("2"), .character("/"))
