@@ -24,8 +24,9 @@ let package = Package(
         .target(name: "Terminal", dependencies: ["CNcursesw"]),
         .target(name: "PropertyList"),
         .target(name: "KeyedArchive", dependencies: ["PropertyList"]),
-        .target(name: "Defaults", dependencies: ["PropertyList", "KeyedArchive"]),
-        .target(name: "Restoration", dependencies: ["PropertyList", "KeyedArchive"]),
+        .target(name: "FileSafety"),
+        .target(name: "Defaults", dependencies: ["PropertyList", "KeyedArchive", "FileSafety"]),
+        .target(name: "Restoration", dependencies: ["PropertyList", "KeyedArchive", "FileSafety"]),
         .target(name: "Screens", dependencies: ["Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive"]),
         .target(name: "WonderlandApp", dependencies: ["Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive"]),
         .executableTarget(
@@ -52,7 +53,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "bench-restoration",
-            dependencies: ["WonderlandApp", "Restoration", "Screens", "Terminal", "PropertyList"],
+            dependencies: ["WonderlandApp", "Restoration", "Screens", "Terminal", "PropertyList", "FileSafety"],
             path: "Benchmarks/bench-restoration"
         ),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"], resources: [.copy("Crafted")]),
@@ -62,7 +63,7 @@ let package = Package(
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "Terminal", "Defaults", "PropertyList"]),
         .testTarget(name: "WonderlandAppTests", dependencies: ["WonderlandApp", "Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive"]),
         .testTarget(name: "DefaultsTests", dependencies: ["Defaults", "PropertyList", "KeyedArchive"]),
-        .testTarget(name: "RestorationTests", dependencies: ["Restoration", "PropertyList", "KeyedArchive"]),
+        .testTarget(name: "RestorationTests", dependencies: ["Restoration", "PropertyList", "KeyedArchive", "FileSafety"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,4 @@
+import FileSafety
 import Foundation
 import PropertyList
 #if canImport(Glibc)
@@ -80,17 +81,7 @@ struct DefaultsFile {
 
     /// Creates the folder (and its parents) as 0700 when missing.
     func makeFolder() throws {
-        var missing: [URL] = []
-        var current = folder
-        while !FileManager.default.fileExists(atPath: current.path), current.path != "/" {
-            missing.append(current)
-            current = current.deletingLastPathComponent()
-        }
-        for directory in missing.reversed() {
-            if mkdir(directory.path, 0o700) != 0 && errno != EEXIST {
-                throw FileError(description: "cannot create \(directory.path): \(String(cString: strerror(errno)))")
-            }
-        }
+        do { try AtomicFile.makeFolder(folder) } catch { throw FileError(description: "\(error)") }
     }
 
     /// Runs `body` holding the lock: shared for reading, exclusive for read-merge-write.
@@ -109,61 +100,24 @@ struct DefaultsFile {
         return try body()
     }
 
-    /// Replaces the file with `values` as an XML plist: a temporary file in the same folder,
-    /// written and fsynced, renamed over the old one, then the folder fsynced so the rename
-    /// survives a crash. Returns the new file's stamp.
+    /// Replaces the file with `values` as an XML plist, atomically and durably (see
+    /// `AtomicFile.write`). Returns the new file's stamp.
     @discardableResult
     func write(_ values: [String: PropertyListValue]) throws -> Stamp? {
         let bytes = try PropertyListSerializer.data(from: .dictionary(values), format: .xml)
-        try makeFolder()
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(UInt32.random(in: 0 ... .max)).tmp")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw failure("cannot create \(temporary.path)") }
-        var written = 0
-        let ok: Bool = bytes.withUnsafeBytes { buffer in
-            while written < buffer.count {
-                let count = Glibc.write(descriptor, buffer.baseAddress! + written, buffer.count - written)
-                if count < 0 { if errno == EINTR { continue }; return false }
-                written += count
-            }
-            return fsync(descriptor) == 0
-        }
-        let reason = ok ? "" : String(cString: strerror(errno))
-        close(descriptor)
-        guard ok else {
-            unlink(temporary.path)
-            throw FileError(description: "cannot write \(temporary.path): \(reason)")
-        }
-        guard rename(temporary.path, url.path) == 0 else {
-            let error = failure("cannot replace \(url.path)")
-            unlink(temporary.path)
-            throw error
-        }
-        let directory = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directory >= 0 {
-            fsync(directory)
-            close(directory)
-        }
+        do { try AtomicFile.write(bytes, to: url) } catch { throw FileError(description: "cannot save \(url.path): \(error)") }
         return stamp()
     }
 
     /// Moves a file that cannot be read to `defaults.plist.corrupt-<timestamp>` (never deleting
     /// it) and returns the message to show the user.
     func moveAside(reason: String, now: Date = Date()) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        var aside = url.path + ".corrupt-" + formatter.string(from: now)
-        var suffix = 1
-        while FileManager.default.fileExists(atPath: aside) {
-            suffix += 1
-            aside = url.path + ".corrupt-" + formatter.string(from: now) + "-\(suffix)"
+        do {
+            let aside = try AtomicFile.moveAside(url, label: "corrupt", now: now)
+            return "The settings file \(url.path) could not be read (\(reason)). It was moved to \(aside.path) and the settings were reset to their defaults."
+        } catch {
+            return "The settings file \(url.path) could not be read (\(reason)) nor moved aside (\(error)); the settings start from their defaults."
         }
-        if rename(url.path, aside) == 0 {
-            return "The settings file \(url.path) could not be read (\(reason)). It was moved to \(aside) and the settings were reset to their defaults."
-        }
-        return "The settings file \(url.path) could not be read (\(reason)) nor moved aside (\(String(cString: strerror(errno)))); the settings start from their defaults."
     }
 
     private func failure(_ what: String) -> FileError {

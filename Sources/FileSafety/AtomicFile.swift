@@ -12,6 +12,11 @@ public enum AtomicFile {
         public let path: String
         public let code: Int32
         public var description: String { "\(operation) \(path): \(String(cString: strerror(code)))" }
+        public init(operation: String, path: String, code: Int32) {
+            self.operation = operation
+            self.path = path
+            self.code = code
+        }
     }
 
     /// `durable: false` skips the fsyncs: still never torn (the rename is atomic), but a power
@@ -20,8 +25,10 @@ public enum AtomicFile {
     public static func write(_ data: Data, to url: URL, durable: Bool = true) throws {
         let folder = url.deletingLastPathComponent()
         try makeFolder(folder)
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())")
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        // The pid lets a later launch tell a dead writer's leftover from a live one's; the
+        // random part keeps two writers in one process apart.
+        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0 ... .max))")
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw Failure(operation: "create", path: temporary.path, code: errno) }
         do {
             try data.withUnsafeBytes { buffer in
@@ -60,7 +67,7 @@ public enum AtomicFile {
         var removed: [String] = []
         for name in names where name.hasPrefix(".") {
             guard let marker = name.range(of: ".tmp-", options: .backwards),
-                  let pid = pid_t(name[marker.upperBound...]), pid > 0, pid != getpid() else { continue }
+                  let pid = pid_t(name[marker.upperBound...].prefix { $0 != "-" }), pid > 0, pid != getpid() else { continue }
             if kill(pid, 0) == 0 || errno == EPERM { continue }
             if unlink(folder.appendingPathComponent(name).path) == 0 { removed.append(name) }
         }
@@ -78,7 +85,7 @@ public enum AtomicFile {
         }
     }
 
-    static func syncFolder(_ folder: URL) {
+    public static func syncFolder(_ folder: URL) {
         let fd = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return }
         fsync(fd)
