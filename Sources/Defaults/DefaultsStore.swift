@@ -1,3 +1,4 @@
+import FileSafety
 import Foundation
 import PropertyList
 #if canImport(Glibc)
@@ -71,6 +72,9 @@ public final class DefaultsStore: PreferenceStore {
             try? file.makeFolder()
             watcher = DefaultsWatcher(folder: file.folder, useInotify: options.usesInotify)
         }
+        // A writer killed between creating its temporary file and renaming it leaves the file
+        // behind; without this, a crash loop would fill the folder.
+        _ = AtomicFile.removeStaleTemporaries(in: file.folder)
         do {
             domains.persistent = try readFile().values
         } catch {

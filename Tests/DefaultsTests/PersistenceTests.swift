@@ -120,6 +120,21 @@ import PropertyList
         }
     }
 
+    @Test func temporariesOfDeadWritersAreRemovedAtStart() throws {
+        try withConfigHome { home in
+            let folder = defaultsFile(in: home).deletingLastPathComponent()
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            // pid 2^22 + 1 is above Linux's pid_max, so no process can hold it.
+            let dead = folder.appendingPathComponent(".defaults.plist.tmp-4194305-77")
+            let live = folder.appendingPathComponent(".defaults.plist.tmp-\(getpid() == 1 ? 2 : 1)-5")
+            try Data("half".utf8).write(to: dead)
+            try Data("busy".utf8).write(to: live)
+            _ = makeStore(home, watch: false)
+            #expect(!FileManager.default.fileExists(atPath: dead.path))
+            #expect(FileManager.default.fileExists(atPath: live.path))  // pid 1 (or 2) is alive
+        }
+    }
+
     @Test func aFileThatIsNotADictionaryCountsAsCorrupt() throws {
         try withConfigHome { home in
             let file = defaultsFile(in: home)
