@@ -14,6 +14,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         .systemLibrary(
@@ -28,7 +29,12 @@ let package = Package(
         .target(name: "Defaults", dependencies: ["PropertyList", "KeyedArchive", "FileSafety"]),
         .target(name: "Restoration", dependencies: ["PropertyList", "KeyedArchive", "FileSafety"]),
         .target(name: "Screens", dependencies: ["Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive"]),
-        .target(name: "WonderlandApp", dependencies: ["Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive"]),
+        // The fronts: each knows its own world and draws through Screens; neither imports the other.
+        .target(name: "MapFront", dependencies: ["Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive"]),
+        .target(name: "BookFront", dependencies: ["Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive",
+                                                  .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+        .target(name: "WonderlandApp", dependencies: ["Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive",
+                                                      "MapFront", "BookFront"]),
         .executableTarget(
             name: "wonderland",
             dependencies: [
@@ -63,6 +69,8 @@ let package = Package(
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "Terminal", "Defaults", "PropertyList"]),
         .testTarget(name: "WonderlandAppTests", dependencies: ["WonderlandApp", "Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive"]),
         .testTarget(name: "DefaultsTests", dependencies: ["Defaults", "PropertyList", "KeyedArchive"]),
+        .testTarget(name: "MapFrontTests", dependencies: ["MapFront", "Screens", "Terminal", "Defaults", "PropertyList", "KeyedArchive", "Restoration"]),
+        .testTarget(name: "BookFrontTests", dependencies: ["BookFront", "Screens", "Terminal", "Defaults", "PropertyList", "KeyedArchive", "Restoration"]),
         .testTarget(name: "RestorationTests", dependencies: ["Restoration", "PropertyList", "KeyedArchive", "FileSafety"]),
     ],
     swiftLanguageModes: [.v6]

@@ -118,7 +118,23 @@ public final class Application {
             terminate(reason)
         case .key, .mouse:
             try dispatchInput(event)
+        case .wake:
+            deliverWake()
         }
+    }
+
+    /// Every screen, shown or hidden, and every modal gets to take the news background work
+    /// left for it; one redraw covers all of them.
+    private func deliverWake() {
+        var changed = false
+        func visit(_ screen: Screen) {
+            if screen.handleWake() { changed = true }
+            for child in screen.children { visit(child) }
+        }
+        visit(root)
+        for modal in modals { visit(modal) }
+        notify { $0.applicationDidWake(self) }
+        if changed { needsDisplay = true }
     }
 
     private func enterBackground() {

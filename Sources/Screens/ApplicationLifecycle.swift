@@ -16,6 +16,8 @@ public protocol ApplicationLifecycleObserver: AnyObject {
     func applicationDidPresentFirstFrame(_ application: Application)
     /// A tick passed with no event: the moment for debounced work such as autosave.
     func applicationDidBecomeIdle(_ application: Application)
+    /// Background work posted `Wakeup.post()`; screens have already taken their news.
+    func applicationDidWake(_ application: Application)
 }
 
 extension ApplicationLifecycleObserver {
@@ -25,4 +27,5 @@ extension ApplicationLifecycleObserver {
     public func applicationWillTerminate(_ application: Application, reason: TerminationReason) {}
     public func applicationDidPresentFirstFrame(_ application: Application) {}
     public func applicationDidBecomeIdle(_ application: Application) {}
+    public func applicationDidWake(_ application: Application) {}
 }

@@ -59,6 +59,11 @@ open class Screen: Restorable {
     open func viewWillDisappear() {}
     open func viewDidDisappear() {}
 
+    /// Called on the main thread after background work posted `Wakeup.post()`, on every screen
+    /// in the tree, shown or not. Take the news from wherever the worker left it; return true
+    /// if what the screen shows changed.
+    open func handleWake() -> Bool { false }
+
     public func loadViewIfNeeded() {
         guard !isViewLoaded else { return }
         isViewLoaded = true

@@ -53,4 +53,7 @@ public enum Event: Hashable, Sendable {
     /// SIGCONT after a stop (`fg`): come back to the foreground.
     case resume
     case terminate(TerminationReason)
+    /// Work on another thread has news for the screens (a GPS fix, a page count, a synced
+    /// change): see `Wakeup.post()`.
+    case wake
 }

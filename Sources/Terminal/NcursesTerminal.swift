@@ -120,6 +120,7 @@ public final class NcursesTerminal: Terminal {
         if bits & SignalFlags.hangup != 0 { events.append(.terminate(.hangup)) }
         if bits & SignalFlags.terminate != 0 { events.append(.terminate(.terminate)) }
         if bits & SignalFlags.interrupt != 0 { events.append(.terminate(.interrupt)) }
+        if bits & SignalFlags.wake != 0 { events.append(.wake) }
         guard !events.isEmpty else { return nil }
         queued.append(contentsOf: events.dropFirst())
         return events.first

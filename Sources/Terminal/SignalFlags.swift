@@ -14,6 +14,7 @@ enum SignalFlags {
     static let suspend: UInt32 = 1 << 3
     static let resume: UInt32 = 1 << 4
     static let resize: UInt32 = 1 << 5
+    static let wake: UInt32 = 1 << 6
 
     /// Bits of the signals seen and not yet taken. Atomic, because a handler may write it while
     /// the loop reads it.

@@ -15,11 +15,13 @@ public enum AppRunner {
         public var restoration: RestorationController.Configuration?
         /// The defaults store and settings schema; nil runs on an in-memory store.
         public var defaults: DefaultsController?
+        public var launch: LaunchOptions
         public init(exitAfterFirstFrame: Bool = false, restoration: RestorationController.Configuration? = nil,
-                    defaults: DefaultsController? = nil) {
+                    defaults: DefaultsController? = nil, launch: LaunchOptions = LaunchOptions()) {
             self.exitAfterFirstFrame = exitAfterFirstFrame
             self.restoration = restoration
             self.defaults = defaults
+            self.launch = launch
         }
     }
 
@@ -35,7 +37,7 @@ public enum AppRunner {
             printError(error)
             return 1
         }
-        let services = options.defaults.map { AppServices(store: $0.store, bundle: $0.bundle) } ?? .inMemory()
+        let services = options.defaults.map { AppServices(store: $0.store, bundle: $0.bundle, launch: options.launch) } ?? .inMemory(launch: options.launch)
         let application = Application(terminal: terminal, root: makeRoot(services))
         if let defaults = options.defaults { application.addLifecycleObserver(defaults) }
         let restoration = options.restoration.map { configuration in

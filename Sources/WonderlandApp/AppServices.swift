@@ -1,18 +1,49 @@
 import Defaults
+import Foundation
 
-/// What the screens share beyond the screen tree: the defaults store and the settings schema.
+/// What the screens share beyond the screen tree: the defaults store, the settings schema and
+/// what this launch was asked for on the command line.
 public struct AppServices {
     public let store: PreferenceStore
     public let bundle: SettingsBundle
+    public let launch: LaunchOptions
 
-    public init(store: PreferenceStore, bundle: SettingsBundle) {
+    public init(store: PreferenceStore, bundle: SettingsBundle, launch: LaunchOptions = LaunchOptions()) {
         self.store = store
         self.bundle = bundle
+        self.launch = launch
         bundle.registerDefaults(in: store)
     }
 
     /// An in-memory store with the compiled-in schema: tests, and runs that must not write.
-    public static func inMemory() -> AppServices {
-        AppServices(store: InMemoryPreferenceStore(), bundle: .embedded)
+    public static func inMemory(launch: LaunchOptions = LaunchOptions()) -> AppServices {
+        AppServices(store: InMemoryPreferenceStore(), bundle: .embedded, launch: launch)
+    }
+}
+
+/// The command line's say in this launch, and where the app keeps its data.
+public struct LaunchOptions {
+    /// `--location LAT,LON`: the current location, instead of gpsd or the setting.
+    public var location: String?
+    /// `--book PATH`: the book the Book tab opens, instead of the one it had open.
+    public var bookPath: String?
+    /// `$XDG_DATA_HOME/wonderland`: books, map caches, the local synced store.
+    public var dataFolder: URL
+    /// The process environment (gpsd address overrides, test hooks).
+    public var environment: [String: String]
+
+    public init(location: String? = nil, bookPath: String? = nil, dataFolder: URL? = nil, environment: [String: String] = [:]) {
+        self.location = location
+        self.bookPath = bookPath
+        self.dataFolder = dataFolder ?? Self.standardDataFolder(environment: environment)
+        self.environment = environment
+    }
+
+    public static func standardDataFolder(environment: [String: String]) -> URL {
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
+            return URL(fileURLWithPath: data).appendingPathComponent("wonderland")
+        }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(".local/share/wonderland")
     }
 }

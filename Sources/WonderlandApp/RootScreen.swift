@@ -14,7 +14,9 @@ public enum RootScreen {
     /// The engine with every restoration class the app's screens use.
     public static func restorationEngine(services: AppServices = .inMemory()) -> RestorationEngine {
         var registry = RestorationClassRegistry()
+        MapTab.registerRestorationClasses(in: &registry, services: services)
         CharactersTab.registerRestorationClasses(in: &registry)
+        BookTab.registerRestorationClasses(in: &registry, services: services)
         SettingsSheet.registerRestorationClasses(in: &registry, bundle: services.bundle, store: services.store)
         return RestorationEngine(registry: registry)
     }

@@ -26,12 +26,20 @@ struct Wonderland: ParsableCommand {
     @Flag(help: "Start on the default screens instead of where you left off (the saved place is replaced at the next save).")
     var fresh = false
 
+    @Option(help: ArgumentHelp("Use this as the current location instead of gpsd.", valueName: "lat,lon"))
+    var location: String?
+
+    @Option(help: ArgumentHelp("Open this .txt, .md or .epub file in the Book tab.", valueName: "path"))
+    var book: String?
+
     func run() throws {
         let environment = ProcessEnvironment.current()
+        let launch = LaunchOptions(location: location, bookPath: book, environment: environment)
         let restoration = RestorationController.Configuration(
             files: RestorationFiles.standard(environment: environment), fresh: fresh, appVersion: AppVersion.current)
         let options = AppRunner.Options(exitAfterFirstFrame: exitAfterFirstFrame, restoration: restoration,
-                                        defaults: AppDefaults.controller(environment: environment, watchesForChanges: !exitAfterFirstFrame))
+                                        defaults: AppDefaults.controller(environment: environment, watchesForChanges: !exitAfterFirstFrame),
+                                        launch: launch)
         let status = AppRunner.run(options, environment: environment) { env in
             try NcursesTerminal(environment: env)
         }

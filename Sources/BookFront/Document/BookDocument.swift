@@ -1,0 +1,64 @@
+/// A chapter (or EPUB table-of-contents entry): its title and the byte offset of its heading.
+public struct BookChapter: Hashable, Sendable {
+    public var title: String
+    public var offset: Int
+
+    public init(title: String, offset: Int) {
+        self.title = title
+        self.offset = offset
+    }
+}
+
+/// Emphasis in the text (EPUB <em>, <i>, <strong>, headings; Markdown *…*), by byte range.
+public struct TextEmphasis: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable { case emphasis, strong, heading }
+    public var range: Range<Int>
+    public var kind: Kind
+
+    public init(range: Range<Int>, kind: Kind) {
+        self.range = range
+        self.kind = kind
+    }
+}
+
+/// An opened book: its text as bytes, where its chapters start, and what the user should know
+/// about how it was read. Built by the loaders (plain text, Markdown, EPUB); immutable.
+public final class BookDocument: Sendable {
+    public enum Format: String, Sendable { case plainText = "text", markdown, epub }
+
+    /// A hash of the content (hex): positions and bookmarks are kept per book under it, so
+    /// two books never share one, and a renamed file keeps its place.
+    public let id: String
+    public let title: String
+    /// The file it was opened from; nil for built-in fixtures.
+    public let path: String?
+    public let format: Format
+    public let text: BookText
+    /// In text order.
+    public let chapters: [BookChapter]
+    public let emphasis: [TextEmphasis]
+    /// Said once when the book opens: "invalid UTF-8 was replaced (3 places)".
+    public let notes: [String]
+
+    public init(id: String, title: String, path: String?, format: Format, text: BookText,
+                chapters: [BookChapter], emphasis: [TextEmphasis] = [], notes: [String] = []) {
+        self.id = id
+        self.title = title
+        self.path = path
+        self.format = format
+        self.text = text
+        self.chapters = chapters
+        self.emphasis = emphasis
+        self.notes = notes
+    }
+
+    /// The chapter holding `offset`: the last one starting at or before it.
+    public func chapterIndex(containing offset: Int) -> Int? {
+        var low = 0, high = chapters.count
+        while low < high {
+            let middle = (low + high) / 2
+            if chapters[middle].offset <= offset { low = middle + 1 } else { high = middle }
+        }
+        return low == 0 ? nil : low - 1
+    }
+}

@@ -1,0 +1,28 @@
+import Screens
+
+/// What the map screen asks of whatever draws the world. The screen owns the viewport, the
+/// pin and the panels; the drawer owns the geodata, its loading and the braille raster.
+public protocol MapDrawing: AnyObject {
+    /// Draws the world for `viewport` into the whole of `canvas` (one braille cell per canvas
+    /// cell). Never blocks on loading: data that is not ready yet is drawn from a coarser
+    /// level or not at all, and the status says so.
+    func draw(_ viewport: MapViewport, type: MapType, in canvas: Canvas) -> MapDataStatus
+
+    /// The populated places at the finest level loaded so far (empty until one is).
+    func places() -> [Place]
+
+    /// Main thread, after `Event.wake`: takes what background loading finished; true if the
+    /// map should be drawn again.
+    func takeLoadedData() -> Bool
+}
+
+/// What the map can tell the user about its data, shown in the map's status line.
+public enum MapDataStatus: Hashable, Sendable {
+    case ready
+    /// A finer level is loading; a coarser one (or nothing) is drawn meanwhile.
+    case loading(String)
+    /// The data package is not installed: how to install it.
+    case missing(String)
+    /// A file could not be read: which and why. The rest of the app goes on.
+    case damaged(String)
+}

@@ -1,0 +1,19 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How a background thread (a GPS reader, a page counter, a sync watcher) tells the run loop
+/// it has news: the loop wakes from `poll` at once and delivers `Event.wake` on the main
+/// thread, where screens take the news from wherever the worker left it. Safe from any thread;
+/// several posts before the loop wakes arrive as one event.
+public enum Wakeup {
+    public static func post() {
+        SignalFlags.pending.bitwiseOr(SignalFlags.wake, ordering: .acquiringAndReleasing)
+        let fd = SignalFlags.wakeWrite.load(ordering: .relaxed)
+        guard fd >= 0 else { return }
+        var byte: UInt8 = 1
+        _ = write(fd, &byte, 1)
+    }
+}
