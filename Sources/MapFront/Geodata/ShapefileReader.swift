@@ -181,9 +181,7 @@ private struct RecordReader {
         guard partOffsets.first ?? 0 == 0 else { throw fail("its first part does not start at point 0") }
         let pointsStart = start + 44 + partCount * 4
         try reader.require(pointsStart, pointCount * 16, "the points of record \(number)")
-        let base = contents.xs.count
-        contents.xs.reserveCapacity(base + pointCount)
-        contents.ys.reserveCapacity(base + pointCount)
+        let base = contents.xs.count  // (no reserveCapacity per record: it would defeat the arrays' doubling)
         for index in 0..<pointCount {
             let x = reader.unsafeDoubleLE(pointsStart + index * 16)
             let y = reader.unsafeDoubleLE(pointsStart + index * 16 + 8)
