@@ -141,6 +141,25 @@ import Testing
         #expect(throws: GeodataError.self) { try DBFTable.read(bytes: wrongLength, file: "p.dbf") }
     }
 
+    @Test func randomDamageToATableNeverCrashes() throws {
+        let good = W.dbf(columns, (0..<20).map { ["Place \($0)", String($0 * 1000)] })
+        let shapes = try ShapefileReader.read(bytes: W.shp(type: 1, (0..<20).map { .point(x: Double($0), y: Double($0)) }), file: "p.shp")
+        var generator = SplitMix(seed: 9)
+        var read = 0
+        for _ in 0..<2_000 {
+            var bytes = good
+            for _ in 0..<(1 + Int(generator.next() % 4)) {
+                bytes[Int(generator.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: generator.next())
+            }
+            guard let table = try? DBFTable.read(bytes: bytes, file: "p.dbf") else { continue }
+            read += 1
+            // Reading every field of every row, and turning rows into places, must not trap.
+            for record in 0..<table.recordCount { for field in table.fields { _ = table.string(record, field); _ = table.int(record, field) } }
+            _ = try? PlacesReader.places(shapes, table)
+        }
+        #expect(read > 0)
+    }
+
     @Test func placesComeSortedByRankThenPopulationWithAsciiNamesOnlyWhenTheyDiffer() throws {
         let shapes = try ShapefileReader.read(bytes: W.shp(type: 1, [.point(x: 1, y: 1), .point(x: 2, y: 2), .point(x: 3, y: 3)]), file: "p.shp")
         let cols = [W.Column(name: "NAME", type: "C", length: 12), .init(name: "NAMEASCII", type: "C", length: 12),
