@@ -129,7 +129,6 @@ import Terminal
 
     @Test func aFinerScaleLoadsWhileTheCoarserOneIsDrawn() throws {
         let data = try island()
-
         let counter = WakeCounter()
         let renderer = ShapefileMapRenderer(catalog: data.catalog, notify: { counter.add() })
         let harness = MapHarness(renderer: renderer, viewport: MapViewport(center: GeoPoint(latitude: 5, longitude: 5), zoom: 0), type: .satellite)
