@@ -1,23 +1,36 @@
 import Defaults
-import KeyedArchive
+import MapFront
 import Restoration
 import Screens
 
-// The Map tab (issue 6: the Pigeon front). Still a placeholder page.
+// The Map tab (issue 6: the Pigeon front): the map screen, given a drawer of the world and a
+// source of the current location. Both come from factories the wiring can replace — the
+// Natural Earth renderer and gpsd plug in here without the screen knowing.
 
 enum MapTab {
-    static let settingKeys = ["HPMapType", "HPFollowHeading", "WLUnits", "HPSyncLocations"]
+    /// What draws the world. The graticule until a geodata renderer is wired in.
+    nonisolated(unsafe) static var makeDrawer: (AppServices) -> MapDrawing = { _ in GraticuleDrawer() }
+
+    /// Where the current location comes from: `--location LAT,LON` when given, else the
+    /// source for this machine (none yet: gpsd plugs in here).
+    nonisolated(unsafe) static var makeLocationSource: (AppServices) -> LocationSource = { services in
+        if let text = services.launch.location { return LocationArgument.source(for: text) }
+        return makeDeviceLocationSource(services)
+    }
+
+    /// The location source used without `--location`.
+    nonisolated(unsafe) static var makeDeviceLocationSource: (AppServices) -> LocationSource = { _ in
+        UnavailableLocationSource(reason: "none (start with --location LAT,LON)")
+    }
 
     static func make(services: AppServices) -> Screen {
-        SettingsAwarePager(title: "Map", introduction: """
-            The Pigeon front: an offline world map lives here.
-
-            It will remember the place you are at under a title, show the bearing and distance \
-            to it, and keep its map type and tracking mode between launches.
-            """, keys: settingKeys, services: services, restorationIdentifier: "Map")
+        MapScreen(drawer: makeDrawer(services), location: makeLocationSource(services), store: services.store,
+                  restorationIdentifier: MapScreen.restorationID)
     }
 }
 
 extension MapTab {
+    /// The map screen is made at start-up, so the engine finds it by identifier; the modals it
+    /// presents (prompt, confirm, search) belong to the moment and are not saved.
     static func registerRestorationClasses(in registry: inout RestorationClassRegistry, services: AppServices) {}
 }
