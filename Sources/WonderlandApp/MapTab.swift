@@ -20,7 +20,7 @@ enum MapTab {
 
     /// The location source used without `--location`.
     nonisolated(unsafe) static var makeDeviceLocationSource: (AppServices) -> LocationSource = { _ in
-        UnavailableLocationSource(reason: "none (start with --location LAT,LON)")
+        UnavailableLocationSource(reason: "start with --location LAT,LON")
     }
 
     static func make(services: AppServices) -> Screen {

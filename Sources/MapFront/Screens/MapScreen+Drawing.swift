@@ -59,8 +59,12 @@ extension MapScreen {
         let text = DisplayWidth.truncate(label, to: max(0, min(24, map.width - 2)))
         let width = DisplayWidth.of(text)
         guard width > 0 else { return }
-        let x = cell.x + 2 + width <= map.width ? cell.x + 2 : cell.x - 1 - width
-        if x >= 0 { map.write(text, x: x, y: cell.y, style: style) }
+        // The gap is a real space, so the label reads as words and not as part of the raster.
+        if cell.x + 2 + width <= map.width {
+            map.write(" " + text, x: cell.x + 1, y: cell.y, style: style)
+        } else if cell.x - 1 - width >= 0 {
+            map.write(text + " ", x: cell.x - 1 - width, y: cell.y, style: style)
+        }
     }
 
     /// Missing or damaged data is said in the map itself, where the eye goes; the rest of the

@@ -192,7 +192,7 @@ public final class MapScreen: Screen {
 
     public override var keyBindings: [KeyBinding] {
         var bindings = [
-            KeyBinding([.left, .right, .up, .down], label: "←↑↓→", help: "Pan the map by a quarter of the view (pauses following)") { [unowned self] key in
+            KeyBinding([.left, .right, .up, .down], label: "←↑↓→", help: "Pan (a quarter of the view; pauses following)") { [unowned self] key in
                 switch key {
                 case .left: self.panStep(columns: -1, rows: 0)
                 case .right: self.panStep(columns: 1, rows: 0)
@@ -200,7 +200,7 @@ public final class MapScreen: Screen {
                 default: self.panStep(columns: 0, rows: 1)
                 }
             },
-            KeyBinding([.character("h"), .character("j"), .character("k"), .character("l")], label: "hjkl", help: "Pan, vi keys", showsInHintBar: false) { [unowned self] key in
+            KeyBinding([.character("h"), .character("j"), .character("k"), .character("l")], label: "hjkl", help: "Pan (vi keys)", showsInHintBar: false) { [unowned self] key in
                 switch key {
                 case .character("h"): self.panStep(columns: -1, rows: 0)
                 case .character("l"): self.panStep(columns: 1, rows: 0)
@@ -208,27 +208,27 @@ public final class MapScreen: Screen {
                 default: self.panStep(columns: 0, rows: 1)
                 }
             },
-            KeyBinding([.character("+"), .character("="), .character("-")], label: "+/-", help: "Zoom in / out (around the centre; = is +)") { [unowned self] key in
+            KeyBinding([.character("+"), .character("="), .character("-")], label: "+/-", help: "Zoom (in and out around the centre; = is +)") { [unowned self] key in
                 self.zoom(by: key == .character("-") ? -1 : 1)
             },
-            KeyBinding(.character("/"), help: "Find a place by name") { [unowned self] in self.presentSearch() },
-            KeyBinding(.character("r"), help: "Remember this place: pin your location (or the map centre) under a title") { [unowned self] in
+            KeyBinding(.character("/"), help: "Find a place (by name; accents and case do not matter)") { [unowned self] in self.presentSearch() },
+            KeyBinding(.character("r"), help: "Remember this place (pin your location, or the map centre, under a title)") { [unowned self] in
                 self.presentRememberPrompt()
             },
         ]
         if pin != nil {
             bindings += [
-                KeyBinding(.character("p"), help: "Go to the pin") { [unowned self] in self.centerOnPin() },
-                KeyBinding(.character("c"), help: "Clear the pin (asks first)") { [unowned self] in self.presentClearConfirmation() },
+                KeyBinding(.character("p"), help: "Go to pin") { [unowned self] in self.centerOnPin() },
+                KeyBinding(.character("c"), help: "Clear pin (asks first)") { [unowned self] in self.presentClearConfirmation() },
             ]
         }
         bindings += [
-            KeyBinding(.character("m"), help: "Map type: standard, satellite, hybrid (saved at once)") { [unowned self] in self.cycleMapType() },
-            KeyBinding(.character("t"), help: "Tracking: none, follow, follow with heading (saved at once)") { [unowned self] in self.cycleTracking() },
-            KeyBinding(.character("."), help: "Centre on my location (resumes following)") { [unowned self] in self.centerOnLocation() },
+            KeyBinding(.character("m"), help: "Map type (standard, satellite, hybrid; saved at once)") { [unowned self] in self.cycleMapType() },
+            KeyBinding(.character("t"), help: "Tracking (none, follow, follow with heading; saved at once)") { [unowned self] in self.cycleTracking() },
+            KeyBinding(.character("."), help: "Centre on me (resumes following)") { [unowned self] in self.centerOnLocation() },
         ]
         if state.selectedPlace != nil {
-            bindings.append(KeyBinding(.escape, help: "Unselect the found place") { [unowned self] in self.state.selectedPlace = nil })
+            bindings.append(KeyBinding(.escape, help: "Unselect place") { [unowned self] in self.state.selectedPlace = nil })
         }
         // Listed in the help overlay only: no key fires it.
         bindings.append(KeyBinding([], label: "Mouse", help: "Drag to pan; wheel zooms around the pointer (around you while following)", showsInHintBar: false) {})
