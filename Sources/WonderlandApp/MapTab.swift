@@ -4,28 +4,30 @@ import Restoration
 import Screens
 
 // The Map tab (issue 6: the Pigeon front): the map screen, given a drawer of the world and a
-// source of the current location. Both come from factories the wiring can replace — the
-// Natural Earth renderer and gpsd plug in here without the screen knowing.
+// source of the current location. Each comes from one factory below, so the Natural Earth
+// renderer and gpsd plug in here without the screen knowing.
 
 enum MapTab {
-    /// What draws the world. The graticule until a geodata renderer is wired in.
-    nonisolated(unsafe) static var makeDrawer: (AppServices) -> MapDrawing = { _ in GraticuleDrawer() }
+    static func make(services: AppServices) -> Screen {
+        MapScreen(drawer: makeDrawer(services), location: makeLocationSource(services), store: services.store,
+                  restorationIdentifier: MapScreen.restorationID)
+    }
 
-    /// Where the current location comes from: `--location LAT,LON` when given, else the
-    /// source for this machine (none yet: gpsd plugs in here).
-    nonisolated(unsafe) static var makeLocationSource: (AppServices) -> LocationSource = { services in
+    /// What draws the world: the graticule until a geodata renderer is wired in here.
+    static func makeDrawer(_ services: AppServices) -> MapDrawing {
+        GraticuleDrawer()
+    }
+
+    /// Where the current location comes from: `--location LAT,LON` when given (a bad one is
+    /// said in the status line), else this machine's source.
+    static func makeLocationSource(_ services: AppServices) -> LocationSource {
         if let text = services.launch.location { return LocationArgument.source(for: text) }
         return makeDeviceLocationSource(services)
     }
 
-    /// The location source used without `--location`.
-    nonisolated(unsafe) static var makeDeviceLocationSource: (AppServices) -> LocationSource = { _ in
+    /// The location without `--location`: nothing yet (gpsd plugs in here).
+    static func makeDeviceLocationSource(_ services: AppServices) -> LocationSource {
         UnavailableLocationSource(reason: "start with --location LAT,LON")
-    }
-
-    static func make(services: AppServices) -> Screen {
-        MapScreen(drawer: makeDrawer(services), location: makeLocationSource(services), store: services.store,
-                  restorationIdentifier: MapScreen.restorationID)
     }
 }
 

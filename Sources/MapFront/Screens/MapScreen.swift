@@ -125,10 +125,10 @@ public final class MapScreen: Screen {
         if preferences.tracking != .none { state.trackingPaused = true }
     }
 
-    /// Zooms around the centre with keys; around the pointer with the wheel, unless the map is
-    /// following, when the location must stay in the middle.
+    /// Zooms around the centre with keys; around the pointer with the wheel over the map,
+    /// unless the map is following, when the location must stay in the middle.
     func zoom(by steps: Int, around position: Point? = nil) {
-        guard let position, !isFollowing else {
+        guard let position, mapArea.contains(position), !isFollowing else {
             state.zoom(by: steps)
             return
         }
