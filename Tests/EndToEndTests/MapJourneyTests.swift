@@ -48,6 +48,33 @@ struct MapJourneyTests {
         _ = try tmux.waitForText("exit=0")
     }
 
+    @Test("the mouse: a drag pans with the pointer, the wheel zooms where the pointer is")
+    func mouseDragAndWheel() throws {
+        let tmux = try TmuxSession(columns: 80, rows: 24)
+        try tmux.launchApp("--location 0,0")
+        _ = try tmux.waitForText("Zoom 4/14  ├────────┤ 200 km  0.0° N, 0.0° E")
+        // Press on the map, move 4 cells right and 2 down, release (X10 mouse bytes; 32 is
+        // the left button, 64 a move with it held, 35 the release).
+        try mouse(tmux, 32, x: 40, y: 10)
+        try mouse(tmux, 64, x: 44, y: 12)
+        try mouse(tmux, 35, x: 44, y: 12)
+        // 8 dots each way at zoom 4 (0.0879° a dot): the map moved with the pointer, so the
+        // centre is now 0.7031° north and west.
+        _ = try tmux.waitForText("Zoom 4/14  ├────────┤ 200 km  0.7031° N, 0.7031° W")
+        _ = try tmux.waitForText("Follow (paused: . resumes)")
+        // The wheel (96) over the map zooms in and keeps that spot under the pointer.
+        try mouse(tmux, 96, x: 40, y: 10)
+        _ = try tmux.waitForText("Zoom 5/14")
+        try tmux.type(".")
+        _ = try tmux.waitForText("Zoom 5/14  ├────────┤ 100 km  0.0° N, 0.0° E")
+        try tmux.type("q")
+        _ = try tmux.waitForText("exit=0")
+    }
+
+    private func mouse(_ tmux: TmuxSession, _ button: Int, x: Int, y: Int) throws {
+        _ = try tmux.tmux(["send-keys", "-t", "0", "-H"] + [27, 91, 77, button, 33 + x, 33 + y].map { String(format: "%02x", $0) })
+    }
+
     @Test("a bad --location says why in the status line and the map still works")
     func badLocationArgument() throws {
         let tmux = try TmuxSession(columns: 100, rows: 24)

@@ -211,8 +211,8 @@ public final class MapScreen: Screen {
             KeyBinding([.character("+"), .character("="), .character("-")], label: "+/-", help: "Zoom (in and out around the centre; = is +)") { [unowned self] key in
                 self.zoom(by: key == .character("-") ? -1 : 1)
             },
-            KeyBinding(.character("/"), help: "Find a place (by name; accents and case do not matter)") { [unowned self] in self.presentSearch() },
-            KeyBinding(.character("r"), help: "Remember this place (pin your location, or the map centre, under a title)") { [unowned self] in
+            KeyBinding(.character("/"), help: "Find a place (by name; accents do not matter)") { [unowned self] in self.presentSearch() },
+            KeyBinding(.character("r"), help: "Remember this place (a pin where you are, titled)") { [unowned self] in
                 self.presentRememberPrompt()
             },
         ]
@@ -223,15 +223,16 @@ public final class MapScreen: Screen {
             ]
         }
         bindings += [
-            KeyBinding(.character("m"), help: "Map type (standard, satellite, hybrid; saved at once)") { [unowned self] in self.cycleMapType() },
-            KeyBinding(.character("t"), help: "Tracking (none, follow, follow with heading; saved at once)") { [unowned self] in self.cycleTracking() },
+            KeyBinding(.character("m"), help: "Map type (standard, satellite, hybrid; saved)") { [unowned self] in self.cycleMapType() },
+            KeyBinding(.character("t"), help: "Tracking (none, follow, follow with heading; saved)") { [unowned self] in self.cycleTracking() },
             KeyBinding(.character("."), help: "Centre on me (resumes following)") { [unowned self] in self.centerOnLocation() },
         ]
         if state.selectedPlace != nil {
             bindings.append(KeyBinding(.escape, help: "Unselect place") { [unowned self] in self.state.selectedPlace = nil })
         }
-        // Listed in the help overlay only: no key fires it.
-        bindings.append(KeyBinding([], label: "Mouse", help: "Drag to pan; wheel zooms around the pointer (around you while following)", showsInHintBar: false) {})
+        // Listed in the help overlay only: no key fires it. Help texts stay within the
+        // overlay's 52 columns.
+        bindings.append(KeyBinding([], label: "Mouse", help: "Drag pans; wheel zooms at the pointer (or on you)", showsInHintBar: false) {})
         return bindings
     }
 
