@@ -167,8 +167,9 @@ struct PinTests {
 
     @Test func asciiTerminalsGetLettersForTheMarks() throws {
         let map = MapHarness(fix: LocationFix(coordinate: paris), values: ["HPLocation": MapPin(london, title: "London").propertyList], unicode: false)
-        // The terminal turns what has no ASCII form into stand-ins; the marks are ours.
-        #expect(map.panel.hasPrefix(" P London: \\ 330"))
+        #expect(map.panel == " P London: \\ 330 NW | 344 km")
+        #expect(map.position.hasSuffix(" km  48.8566 N, 2.3522 E"))
+        #expect(map.position.contains("+------+"), "the scale bar in the terminal's ASCII stand-ins")
         #expect(map.cell(40, 10) == "@")
     }
 }

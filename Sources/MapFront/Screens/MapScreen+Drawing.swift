@@ -18,10 +18,17 @@ extension MapScreen {
         drawDataBanner(in: map)
 
         let info = canvas.subcanvas(infoRect)
-        let lines = [panelLine(glyphs: glyphs), positionLine(glyphs: glyphs), notice ?? modesLine]
+        var lines = [panelLine(glyphs: glyphs), positionLine(glyphs: glyphs), notice ?? modesLine]
+        if !glyphs.unicode { lines = lines.map(Self.asciiText) }
         for (row, line) in lines.prefix(info.height).enumerated() {
             info.write(" " + line, x: 0, y: row, width: info.width, style: row == 0 ? .bold : (row == 2 && notice != nil ? .bold : .plain))
         }
+    }
+
+    /// Without UTF-8 the terminal would show "?" for a degree sign and "*" for a middle dot:
+    /// "48.8566 N" and "|" read better.
+    static func asciiText(_ text: String) -> String {
+        text.replacingOccurrences(of: "°", with: "").replacingOccurrences(of: " · ", with: " | ")
     }
 
     // MARK: marks on the map
