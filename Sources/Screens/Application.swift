@@ -14,6 +14,9 @@ public final class Application {
     public private(set) var modals: [Screen] = []
     /// Frames drawn so far; a test can check that an idle event drew nothing.
     public private(set) var framesRendered = 0
+    /// Keys and mouse events handled so far: the user's moves, which are what change the place
+    /// the app should come back to (a redraw for a GPS fix or loaded map data is not one).
+    public private(set) var inputEventsHandled = 0
 
     private var observers: [ObjectIdentifier: ApplicationLifecycleObserver] = [:]
     private var observerOrder: [ObjectIdentifier] = []
@@ -117,6 +120,7 @@ public final class Application {
         case .terminate(let reason):
             terminate(reason)
         case .key, .mouse:
+            inputEventsHandled += 1
             try dispatchInput(event)
         case .wake:
             deliverWake()

@@ -1,23 +1,39 @@
 import Defaults
-import KeyedArchive
+import MapFront
 import Restoration
 import Screens
 
-// The Map tab (issue 6: the Pigeon front). Still a placeholder page.
+// The Map tab (issue 6: the Pigeon front): the map screen, given a drawer of the world and a
+// source of the current location. Each comes from one factory below, so the Natural Earth
+// renderer and gpsd plug in here without the screen knowing.
 
 enum MapTab {
-    static let settingKeys = ["HPMapType", "HPFollowHeading", "WLUnits", "HPSyncLocations"]
-
     static func make(services: AppServices) -> Screen {
-        SettingsAwarePager(title: "Map", introduction: """
-            The Pigeon front: an offline world map lives here.
+        MapScreen(drawer: makeDrawer(services), location: makeLocationSource(services), store: services.store,
+                  restorationIdentifier: MapScreen.restorationID)
+    }
 
-            It will remember the place you are at under a title, show the bearing and distance \
-            to it, and keep its map type and tracking mode between launches.
-            """, keys: settingKeys, services: services, restorationIdentifier: "Map")
+    /// What draws the world: Natural Earth from Debian's libmagics++-data, loaded in the
+    /// background (the first frame never waits for it).
+    static func makeDrawer(_ services: AppServices) -> MapDrawing {
+        ShapefileMapRenderer()
+    }
+
+    /// Where the current location comes from: `--location LAT,LON` when given (a bad one is
+    /// said in the status line), else this machine's source.
+    static func makeLocationSource(_ services: AppServices) -> LocationSource {
+        if let text = services.launch.location { return LocationArgument.source(for: text) }
+        return makeDeviceLocationSource(services)
+    }
+
+    /// The location without `--location`: nothing yet (gpsd plugs in here).
+    static func makeDeviceLocationSource(_ services: AppServices) -> LocationSource {
+        UnavailableLocationSource(reason: "start with --location LAT,LON")
     }
 }
 
 extension MapTab {
+    /// The map screen is made at start-up, so the engine finds it by identifier; the modals it
+    /// presents (prompt, confirm, search) belong to the moment and are not saved.
     static func registerRestorationClasses(in registry: inout RestorationClassRegistry, services: AppServices) {}
 }

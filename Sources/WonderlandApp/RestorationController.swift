@@ -29,7 +29,10 @@ public final class RestorationController: ApplicationLifecycleObserver {
     weak var delegate: RestorationDelegate?
     private let now: () -> Date
     /// Frames drawn when the last save was made: no new frame means nothing changed.
-    private var framesAtLastSave = -1
+    /// Idle saves follow the user's moves only: a redraw for a GPS fix or map data that
+    /// finished loading would otherwise rewrite the archive every tick, and replace a place
+    /// kept after a crash before the user has touched anything.
+    private var inputAtLastSave = -1
     /// Told to the user once, in an alert after the first frame.
     private(set) var notice: String?
     /// The last save's error, printed by the runner after the terminal is restored.
@@ -105,14 +108,12 @@ public final class RestorationController: ApplicationLifecycleObserver {
 
     public func applicationDidPresentFirstFrame(_ application: Application) {
         files.removeMarker()
-        framesAtLastSave = application.framesRendered
+        inputAtLastSave = application.inputEventsHandled
         if let notice {
             self.notice = nil
             application.presentModal(Alert(title: "Starting fresh", message: notice))
-            // The alert is not a change of place: draw it now and count its frame as saved, or
-            // the next idle tick would replace the archive the notice has just said is kept.
-            application.render()
-            framesAtLastSave = application.framesRendered
+            // The alert is not a change of place, and it is no input: the next idle tick will not
+            // replace the archive the notice has just said is kept.
         }
     }
 
@@ -129,14 +130,14 @@ public final class RestorationController: ApplicationLifecycleObserver {
     }
 
     public func applicationDidBecomeIdle(_ application: Application) {
-        guard application.framesRendered != framesAtLastSave else { return }
+        guard application.inputEventsHandled != inputAtLastSave else { return }
         save(application, reason: "idle")
     }
 
     /// Saves the tree now. A failure keeps the previous archive (the write is atomic) and is
     /// shown once; the runner prints the last one on exit.
     public func save(_ application: Application, reason: String) {
-        framesAtLastSave = application.framesRendered
+        inputAtLastSave = application.inputEventsHandled
         guard configuration.savesState else { return }
         if let delegate, !delegate.shouldSaveApplicationState() { return }
         let size = application.terminal.size

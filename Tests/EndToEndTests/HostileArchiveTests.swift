@@ -39,7 +39,7 @@ struct HostileArchiveTests {
         switch mutation {
         case .wrongTypes:
             // The tab bar's state is skipped (Map shows), the rest restores.
-            tmux.check(frame.joined().contains("The Pigeon front"))
+            tmux.check(frame.joined().contains("Zoom 0/14"))
             #expect(log.contains("launch: skipped: RootTabBar: state skipped: expected String, found integer at selectedTab"))
             #expect(log.contains("launch: skipped: RootTabBar/CharacterNav/CharacterList: state skipped: expected String, found NSArray at selectedID"))
             #expect(show.output.contains("selectedID = [\"alice\", 7]"))

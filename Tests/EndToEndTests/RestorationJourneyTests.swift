@@ -127,7 +127,7 @@ struct RestorationJourneyTests {
         #expect(FileManager.default.fileExists(atPath: tmux.archive.path))
 
         let frame = try tmux.launchForFirstFrame("--fresh", forbidding: "The Wonderland front")
-        tmux.check(frame.joined().contains("The Pigeon front"))
+        tmux.check(frame.joined().contains("Zoom 0/14"))
         try tmux.type("q")
         try tmux.waitForText("exit=0")
         let show = try tmux.wonderland("state", "show")
@@ -150,7 +150,7 @@ struct RestorationJourneyTests {
         #expect(FileManager.default.fileExists(atPath: tmux.stateFolder.appendingPathComponent("restoration.archive.previous").path))
 
         let frame = try tmux.launchForFirstFrame(forbidding: "The Wonderland front")
-        tmux.check(frame.joined().contains("The Pigeon front"))
+        tmux.check(frame.joined().contains("Zoom 0/14"))
         try tmux.type("q")
         try tmux.waitForText("exit=0")
     }
@@ -163,7 +163,7 @@ struct RestorationJourneyTests {
         try garbage.write(to: tmux.archive)
 
         let frame = try tmux.launchForFirstFrame(forbidding: nil)
-        tmux.check(frame.joined().contains("The Pigeon front"))
+        tmux.check(frame.joined().contains("Zoom 0/14"))
         try tmux.waitForText("Starting fresh")
         let aside = tmux.stateFiles().filter { $0.hasPrefix("restoration.archive.corrupt-") }
         #expect(aside.count == 1)
@@ -203,7 +203,7 @@ struct RestorationJourneyTests {
         let marker = tmux.stateFolder.appendingPathComponent("restoration.restoring")
         try Data("restoring since then, pid 1\n".utf8).write(to: marker)
         let frame = try tmux.launchForFirstFrame(forbidding: "White Rabbit")
-        tmux.check(frame.joined().contains("The Pigeon front"))
+        tmux.check(frame.joined().contains("Zoom 0/14"))
         try tmux.waitForText("stopped while restoring")
         #expect(!FileManager.default.fileExists(atPath: marker.path), "the marker is gone after the first frame")
         // Leave without touching anything. The alert on screen must not be saved over the kept

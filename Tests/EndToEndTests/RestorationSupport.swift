@@ -7,9 +7,9 @@ extension TmuxSession {
     /// Runs the app in the pane's shell and returns its first complete frame: the first capture
     /// with the tab bar on row 0 and the hint bar on the last row. Every capture taken while
     /// waiting that already shows the tab bar is checked against `forbidden` (the Map tab's
-    /// text by default), so a flash of the default screen before the restored one fails.
+    /// world view by default), so a flash of the default screen before the restored one fails.
     @discardableResult
-    func launchForFirstFrame(_ arguments: String = "", forbidding forbidden: String? = "The Pigeon front",
+    func launchForFirstFrame(_ arguments: String = "", forbidding forbidden: String? = "Zoom 0/14",
                              timeout: TimeInterval = 15) throws -> [String] {
         let rows = try paneRows()
         // After a kill -9 the killed app's last frame is still on the alternate screen: leave

@@ -4,7 +4,7 @@ import Terminal
 
 /// Draws the map through a real Application on a headless terminal, as the Map tab will:
 /// a screen whose draw calls the renderer with the whole of its canvas.
-final class MapHarnessScreen: Screen {
+final class RendererHarnessScreen: Screen {
     let renderer: MapDrawing
     var viewport: MapViewport
     var type: MapType
@@ -20,14 +20,14 @@ final class MapHarnessScreen: Screen {
     override func draw(in canvas: Canvas) { status = renderer.draw(viewport, type: type, in: canvas) }
 }
 
-final class MapHarness {
+final class RendererHarness {
     let terminal: HeadlessTerminal
     let app: Application
-    let screen: MapHarnessScreen
+    let screen: RendererHarnessScreen
 
     init(renderer: MapDrawing, viewport: MapViewport, type: MapType, columns: Int = 40, rows: Int = 12, colors: Bool = false) {
         terminal = HeadlessTerminal(size: Size(columns: columns, rows: rows), capabilities: .init(colors: colors, unicode: true))
-        screen = MapHarnessScreen(renderer: renderer, viewport: viewport, type: type)
+        screen = RendererHarnessScreen(renderer: renderer, viewport: viewport, type: type)
         app = Application(terminal: terminal, root: screen)
         app.minimumSize = Size(columns: 1, rows: 2)
         app.launch()

@@ -20,7 +20,7 @@ import Terminal
     @Test func theFirstFrameNeverWaitsAndTheLoadedDataArrivesByWake() throws {
         let data = try island()
         let renderer = ShapefileMapRenderer(catalog: data.catalog, notify: {})
-        let harness = MapHarness(renderer: renderer, viewport: MapViewport(center: GeoPoint(latitude: 0, longitude: 0), zoom: 0), type: .satellite)
+        let harness = RendererHarness(renderer: renderer, viewport: MapViewport(center: GeoPoint(latitude: 0, longitude: 0), zoom: 0), type: .satellite)
         #expect(harness.status == .loading("loading the 1:110m map…"))
         renderer.finishLoading()
         harness.render()
@@ -31,7 +31,7 @@ import Terminal
     @Test func satelliteWithoutColourShowsLandAsDotsAndSeaBlank() throws {
         let data = try island()
         let renderer = ShapefileMapRenderer(catalog: data.catalog, notify: {})
-        let harness = MapHarness(renderer: renderer, viewport: MapViewport(center: GeoPoint(latitude: 0, longitude: 0), zoom: 0), type: .satellite)
+        let harness = RendererHarness(renderer: renderer, viewport: MapViewport(center: GeoPoint(latitude: 0, longitude: 0), zoom: 0), type: .satellite)
         renderer.finishLoading()
         harness.render()
         // 40 × 11 cells = 80 × 44 dots; (0°, 0°) is dot (40, 22): the island covers columns
@@ -47,7 +47,7 @@ import Terminal
     @Test func standardDrawsOutlinesAndBorders() throws {
         let data = try island()
         let renderer = ShapefileMapRenderer(catalog: data.catalog, notify: {})
-        let harness = MapHarness(renderer: renderer, viewport: MapViewport(center: GeoPoint(latitude: 0, longitude: 0), zoom: 0), type: .standard, colors: true)
+        let harness = RendererHarness(renderer: renderer, viewport: MapViewport(center: GeoPoint(latitude: 0, longitude: 0), zoom: 0), type: .standard, colors: true)
         renderer.finishLoading()
         harness.render()
         let row = harness.terminal.frame.text(row: 3)
@@ -62,7 +62,7 @@ import Terminal
     @Test func colourSatelliteTellsLandFromSeaByBackground() throws {
         let data = try island()
         let renderer = ShapefileMapRenderer(catalog: data.catalog, notify: {})
-        let harness = MapHarness(renderer: renderer, viewport: MapViewport(center: GeoPoint(latitude: 0, longitude: 0), zoom: 0), type: .satellite, colors: true)
+        let harness = RendererHarness(renderer: renderer, viewport: MapViewport(center: GeoPoint(latitude: 0, longitude: 0), zoom: 0), type: .satellite, colors: true)
         renderer.finishLoading()
         harness.render()
         let frame = harness.terminal.frame
@@ -74,7 +74,7 @@ import Terminal
     @Test func hybridLabelsCitiesWithAMarkerAndNeverOverlaps() throws {
         let data = try island()
         let renderer = ShapefileMapRenderer(catalog: data.catalog, notify: {})
-        let harness = MapHarness(renderer: renderer, viewport: MapViewport(center: GeoPoint(latitude: 0, longitude: 0), zoom: 0), type: .hybrid)
+        let harness = RendererHarness(renderer: renderer, viewport: MapViewport(center: GeoPoint(latitude: 0, longitude: 0), zoom: 0), type: .hybrid)
         renderer.finishLoading()
         harness.render()
         #expect(harness.status == .ready)
@@ -92,7 +92,7 @@ import Terminal
                                    [ShapefileWriter.square(west: -180, south: 0, east: -170, north: 10)]])
         let renderer = ShapefileMapRenderer(catalog: data.catalog, notify: {})
         // 14° × 7.7° around (5°, 180°): inside the land, away from every real coast.
-        let harness = MapHarness(renderer: renderer, viewport: MapViewport(center: GeoPoint(latitude: 5, longitude: 180), zoom: 3), type: .standard)
+        let harness = RendererHarness(renderer: renderer, viewport: MapViewport(center: GeoPoint(latitude: 5, longitude: 180), zoom: 3), type: .standard)
         renderer.finishLoading()
         harness.render()
         #expect(harness.status == .ready)
@@ -104,7 +104,7 @@ import Terminal
     @Test func missingDataSaysHowToInstallItAndDrawsNothing() throws {
         let empty = FileManager.default.temporaryDirectory.appendingPathComponent("wl-no-map-\(UUID().uuidString)").path
         let renderer = ShapefileMapRenderer(catalog: MapDataCatalog(directory: empty), notify: {})
-        let harness = MapHarness(renderer: renderer, viewport: MapViewport.world, type: .hybrid)
+        let harness = RendererHarness(renderer: renderer, viewport: MapViewport.world, type: .hybrid)
         #expect(harness.status == .missing("install the map data: sudo apt-get install libmagics++-data"))
         renderer.finishLoading()
         harness.render(MapViewport(center: GeoPoint(latitude: 0, longitude: 0), zoom: 9))
@@ -118,7 +118,7 @@ import Terminal
         let good = ShapefileWriter.shp(type: 5, [.parts(type: 5, [ShapefileWriter.square(west: 0, south: 0, east: 10, north: 10)])])
         try data.write(Array(good.prefix(150)), .medium, "land")
         let renderer = ShapefileMapRenderer(catalog: data.catalog, notify: {})
-        let harness = MapHarness(renderer: renderer, viewport: MapViewport(center: GeoPoint(latitude: 5, longitude: 5), zoom: 4), type: .satellite)
+        let harness = RendererHarness(renderer: renderer, viewport: MapViewport(center: GeoPoint(latitude: 5, longitude: 5), zoom: 4), type: .satellite)
         guard case .loading = harness.status else { Issue.record("expected loading, got \(String(describing: harness.status))"); return }
         renderer.finishLoading()
         harness.render()
@@ -131,7 +131,7 @@ import Terminal
         let data = try island()
         let counter = WakeCounter()
         let renderer = ShapefileMapRenderer(catalog: data.catalog, notify: { counter.add() })
-        let harness = MapHarness(renderer: renderer, viewport: MapViewport(center: GeoPoint(latitude: 5, longitude: 5), zoom: 0), type: .satellite)
+        let harness = RendererHarness(renderer: renderer, viewport: MapViewport(center: GeoPoint(latitude: 5, longitude: 5), zoom: 0), type: .satellite)
         renderer.finishLoading()
         let wakes = counter.count
         #expect(wakes >= 1)
@@ -145,7 +145,7 @@ import Terminal
 
     @Test func theAntimeridianAndThePolesDrawFromRealData() throws {
         let renderer = ShapefileMapRenderer(notify: {})
-        let harness = MapHarness(renderer: renderer, viewport: MapViewport(center: GeoPoint(latitude: 65, longitude: 180), zoom: 3), type: .standard, columns: 60, rows: 20)
+        let harness = RendererHarness(renderer: renderer, viewport: MapViewport(center: GeoPoint(latitude: 65, longitude: 180), zoom: 3), type: .standard, columns: 60, rows: 20)
         renderer.finishLoading()
         harness.render()
         try #require(harness.status == .ready, "\(String(describing: harness.status))")

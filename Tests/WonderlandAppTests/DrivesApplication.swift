@@ -18,5 +18,10 @@ extension DrivesApplication {
         try app.processPendingEvents()
     }
 
+    func send(_ event: Event) throws {
+        terminal.enqueue(event)
+        try app.processPendingEvents()
+    }
+
     var lines: [String] { terminal.lines }
 }

@@ -73,7 +73,10 @@ struct RestorationControllerTests {
         let afterChange = try #require(try files.readArchive())
         try FileManager.default.removeItem(at: files.archive)
         launch.app.becomeIdle()
-        #expect(try files.readArchive() == nil)  // no new frame, no write
+        #expect(try files.readArchive() == nil)  // no new input, no write
+        try launch.send(.wake)  // background news redraws, but the user has not moved
+        launch.app.becomeIdle()
+        #expect(try files.readArchive() == nil)
         try launch.press(.character("2"))
         launch.terminal.enqueue(.suspend)
         try launch.app.processPendingEvents()

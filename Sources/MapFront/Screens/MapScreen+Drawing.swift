@@ -1,0 +1,134 @@
+import Screens
+import Terminal
+
+/// The map area with its marks, then three lines under it: the pin panel (Pigeon's arrow),
+/// where the map is (zoom, scale, centre), and what it is doing (type, tracking, location,
+/// data).
+extension MapScreen {
+    static let infoRows = 3
+
+    func drawScreen(in canvas: Canvas) {
+        let infoRows = min(Self.infoRows, max(0, canvas.height - 1))
+        let (mapRect, infoRect) = canvas.bounds.splitBottom(infoRows)
+        let map = canvas.subcanvas(mapRect)
+        mapArea = map.frame
+        dataStatus = drawer.draw(state.viewport, type: preferences.mapType, in: map)
+        let glyphs = MapGlyphs(unicode: canvas.capabilities.unicode)
+        drawMarks(in: map, glyphs: glyphs)
+        drawDataBanner(in: map)
+
+        let info = canvas.subcanvas(infoRect)
+        var lines = [panelLine(glyphs: glyphs), positionLine(glyphs: glyphs), notice ?? modesLine]
+        if !glyphs.unicode { lines = lines.map(Self.asciiText) }
+        for (row, line) in lines.prefix(info.height).enumerated() {
+            info.write(" " + line, x: 0, y: row, width: info.width, style: row == 0 ? .bold : (row == 2 && notice != nil ? .bold : .plain))
+        }
+    }
+
+    /// Without UTF-8 the terminal would show "?" for a degree sign and "*" for a middle dot:
+    /// "48.8566 N" and "|" read better.
+    static func asciiText(_ text: String) -> String {
+        text.replacingOccurrences(of: "°", with: "").replacingOccurrences(of: " · ", with: " | ")
+    }
+
+    // MARK: marks on the map
+
+    private func drawMarks(in map: Canvas, glyphs: MapGlyphs) {
+        let markers = MapMarkers(viewport: state.viewport, columns: map.width, rows: map.height)
+        if let place = state.selectedPlace {
+            for cell in markers.cells(for: place.coordinate) {
+                drawLabelled(glyphs.place, label: place.name, at: cell, in: map, style: Style(foreground: .yellow, bold: true))
+            }
+        }
+        if let pin {
+            let style = Style(foreground: .red, bold: true)
+            let cells = markers.cells(for: pin.coordinate)
+            for cell in cells { drawLabelled(glyphs.pin, label: pin.displayTitle, at: cell, in: map, style: style) }
+            if cells.isEmpty, let pointer = markers.edgePointer(for: pin.coordinate) {
+                // Off screen: an arrow on the edge, the way to pan to see it.
+                let mark = glyphs.arrow(pointer.direction) + glyphs.pin
+                let x = min(pointer.cell.x, max(0, map.width - 2))
+                map.write(mark, x: x, y: pointer.cell.y, style: Style(foreground: .red, bold: true, reverse: true))
+            }
+        }
+        if let fix = location.currentFix, fix.coordinate.isValid {
+            let showsCourse = preferences.tracking == .followWithHeading && fix.course != nil
+            let mark = showsCourse ? glyphs.arrow(fix.course ?? 0) : glyphs.location
+            for cell in markers.cells(for: fix.coordinate) {
+                map.write(mark, x: cell.x, y: cell.y, style: Style(foreground: .cyan, bold: true, reverse: true))
+            }
+        }
+    }
+
+    /// A glyph and, beside it, its label: to the right, or to the left near the right edge.
+    private func drawLabelled(_ glyph: String, label: String, at cell: Point, in map: Canvas, style: Style) {
+        map.write(glyph, x: cell.x, y: cell.y, style: style)
+        let text = DisplayWidth.truncate(label, to: max(0, min(24, map.width - 2)))
+        let width = DisplayWidth.of(text)
+        guard width > 0 else { return }
+        // The gap is a real space, so the label reads as words and not as part of the raster.
+        if cell.x + 2 + width <= map.width {
+            map.write(" " + text, x: cell.x + 1, y: cell.y, style: style)
+        } else if cell.x - 1 - width >= 0 {
+            map.write(text + " ", x: cell.x - 1 - width, y: cell.y, style: style)
+        }
+    }
+
+    /// Missing or damaged data is said in the map itself, where the eye goes; the rest of the
+    /// screen keeps working.
+    private func drawDataBanner(in map: Canvas) {
+        let message: String
+        switch dataStatus {
+        case .missing(let text), .damaged(let text): message = text
+        case .ready, .loading: return
+        }
+        let lines = DisplayWidth.wrap(message, to: max(1, map.width - 4)).prefix(max(1, map.height / 2))
+        for (row, line) in lines.enumerated() {
+            map.write("  " + line, x: 0, y: row, width: map.width, style: Style(bold: true, reverse: true))
+        }
+    }
+
+    // MARK: the lines under the map
+
+    /// Pigeon's arrow: bearing and distance from here to the pin.
+    public func panelLine(glyphs: MapGlyphs = MapGlyphs(unicode: true)) -> String {
+        guard let pin else { return "No pin yet: r remembers this place" }
+        let name = glyphs.pin + " " + pin.displayTitle
+        guard let guide = pinGuide else {
+            return name + " at \(pin.coordinate) · no current location to measure from"
+        }
+        let direction = glyphs.unicode ? guide.text(units: preferences.units)
+            : guide.text(units: preferences.units).replacingOccurrences(of: String(guide.arrow), with: glyphs.arrow(guide.bearing))
+        let offScreen = MapMarkers(viewport: state.viewport, columns: mapArea.width, rows: mapArea.height).cells(for: pin.coordinate).isEmpty
+        return name + ": " + direction + (offScreen ? " · off screen, p goes there" : "")
+    }
+
+    /// "Zoom 4/14  ├────┤ 500 km  48.8566° N, 2.3522° E"
+    public func positionLine(glyphs: MapGlyphs = MapGlyphs(unicode: true)) -> String {
+        let zoom = "Zoom \(state.viewport.zoom)/\(MapViewport.zoomLevels.upperBound)"
+        let scale = ScaleBar(viewport: state.viewport, units: preferences.units, maximumCells: max(1, min(12, mapArea.width / 6)))
+            .map { $0.bar + " " + $0.label } ?? "no scale at the pole"
+        return zoom + "  " + scale + "  " + state.viewport.center.description
+    }
+
+    /// "Standard · Follow (paused: . resumes) · location: --location · loading 10m"
+    public var modesLine: String {
+        var parts = [preferences.mapType.name, trackingText, location.statusText]
+        switch dataStatus {
+        case .ready: break
+        case .loading(let text): parts.append(text)
+        case .missing: parts.append("no map data")
+        case .damaged: parts.append("map data damaged")
+        }
+        return parts.joined(separator: " · ")
+    }
+
+    public var trackingText: String {
+        let mode = preferences.tracking
+        guard mode != .none else { return "Tracking off" }
+        guard let fix = location.currentFix else { return mode.name + " (no location yet)" }
+        if state.trackingPaused { return mode.name + " (paused: . resumes)" }
+        guard mode == .followWithHeading else { return mode.name }
+        return mode.name + ", course " + (fix.course.map { "\(Int($0.rounded()) % 360)°" } ?? "unknown")
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+import Screens
+
+/// Remember this place (Pigeon's saveAnnotation / clearAnnotation): the pin goes into the
+/// store the moment it is set or cleared — capture at change, as the seed argues for values
+/// that change rarely.
+extension MapScreen {
+    /// Where "remember this place" puts the pin: the current location, or else the map's
+    /// centre, and words saying which.
+    var pinTarget: (point: GeoPoint, origin: String) {
+        if let fix = location.currentFix, fix.coordinate.isValid { return (fix.coordinate, "your location") }
+        return (state.viewport.center, "the map centre: there is no current location")
+    }
+
+    /// The nearest populated place within reach, for the pin's default title.
+    func nearbyPlaceName(to point: GeoPoint) -> String? {
+        var best: (name: String, distance: Double)?
+        for place in drawer.places() {
+            let distance = Geodesy.distance(from: point, to: place.coordinate)
+            if distance <= Self.nearbyPlaceDistance, distance < (best?.distance ?? .infinity) { best = (place.name, distance) }
+        }
+        return best?.name
+    }
+
+    func presentRememberPrompt() {
+        let target = pinTarget
+        let suggestion = nearbyPlaceName(to: target.point) ?? target.point.description
+        let prompt = Prompt(title: "Remember this place",
+                            message: "Title for the pin at \(target.point) (\(target.origin)):",
+                            text: suggestion) { [weak self] title in
+            guard let self, let title else { return }
+            let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+            self.setPin(MapPin(target.point, title: trimmed.isEmpty ? suggestion : trimmed))
+            if self.location.currentFix == nil { self.notice = "Pinned the map centre: there is no current location." }
+        }
+        present(prompt)
+    }
+
+    func presentClearConfirmation() {
+        guard let pin else { return }
+        let confirm = Confirm(title: "Clear the pin", message: "Forget “\(pin.displayTitle)” at \(pin.coordinate)?") { [weak self] yes in
+            if yes { self?.setPin(nil) }
+        }
+        present(confirm)
+    }
+
+    /// Sets or clears the pin and writes it to the store at once.
+    public func setPin(_ newPin: MapPin?) {
+        pin = newPin
+        MapPin.save(newPin, to: store)
+        setNeedsDisplay()
+    }
+
+    /// The bearing and distance from the current location to the pin, when there are both.
+    public var pinGuide: PinGuide? {
+        guard let pin, let fix = location.currentFix, fix.coordinate.isValid else { return nil }
+        return PinGuide(from: fix.coordinate, to: pin.coordinate)
+    }
+
+    func presentSearch() {
+        let search = PlaceSearchScreen(search: placeSearch, dataStatus: dataStatus) { [weak self] place in
+            guard let self, let place else { return }
+            self.selectPlace(place)
+        }
+        present(search)
+    }
+}

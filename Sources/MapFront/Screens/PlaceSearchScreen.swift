@@ -1,0 +1,103 @@
+import Screens
+import Terminal
+
+/// `/` on the map: type a name, pick from the best matches, Enter centres the map there.
+/// Ends with the chosen place, or nil on Esc.
+public final class PlaceSearchScreen: ModalScreen<Place?> {
+    public private(set) var field = TextFieldState()
+    public private(set) var results: [PlaceSearch.Match] = []
+    public private(set) var selectedRow = 0
+    private let search: PlaceSearch
+    private let dataStatus: MapDataStatus
+    private var visibleRows = 8
+
+    public init(search: PlaceSearch, dataStatus: MapDataStatus, completion: ((Place?) -> Void)? = nil) {
+        self.search = search
+        self.dataStatus = dataStatus
+        super.init(title: "Find a place", message: "", completion: completion)
+    }
+
+    public override var acceptsTextInput: Bool { true }
+
+    public var selectedPlace: Place? { results.indices.contains(selectedRow) ? results[selectedRow].place : nil }
+
+    public override var keyBindings: [KeyBinding] {
+        [
+            KeyBinding(.enter, help: "Centre the map on the selected place") { [unowned self] in
+                if let place = self.selectedPlace { self.finish(place) }
+            },
+            KeyBinding([.up, .down], label: "↑↓", help: "Choose a match") { [unowned self] key in
+                guard !self.results.isEmpty else { return }
+                self.selectedRow = min(self.results.count - 1, max(0, self.selectedRow + (key == .up ? -1 : 1)))
+            },
+            KeyBinding(.escape, help: "Cancel") { [unowned self] in self.finish(nil) },
+        ]
+    }
+
+    public override func handle(_ event: Event) throws -> Bool {
+        if case .key(let key) = event, key != .enter, key != .escape, key != .up, key != .down, field.apply(key) {
+            results = search.matches(for: field.text)
+            selectedRow = 0
+            return true
+        }
+        // Like a prompt, it swallows other keys; only Ctrl-C gets through to quit.
+        return try super.handle(event) || (event.isKeyPress && event != .key(.control("c")))
+    }
+
+    /// What the list says when it has no rows.
+    var emptyMessage: String {
+        if search.count == 0 {
+            switch dataStatus {
+            case .loading(let text): return "No places loaded yet (\(text))."
+            case .missing(let text), .damaged(let text): return "No places: \(text)"
+            case .ready: return "No places in the map data."
+            }
+        }
+        return field.isEmpty ? "Type a name: accents and case do not matter." : "No place matches “\(field.text)”."
+    }
+
+    public override func draw(in canvas: Canvas) {
+        let width = min(canvas.width, 64)
+        let height = min(canvas.height, 14)
+        let box = canvas.subcanvas(canvas.bounds.centered(width: width, height: height))
+        box.fill()
+        box.drawBox(style: .bold)
+        box.write(" " + title + " ", x: 2, y: 0, style: .bold)
+        let inner = max(0, width - 4)
+        box.write("Name:", x: 2, y: 1)
+        field.draw(in: box, x: 8, y: 1, width: max(0, inner - 6))
+        visibleRows = max(0, height - 4)
+        guard !results.isEmpty else {
+            box.write(DisplayWidth.truncate(emptyMessage, to: inner), x: 2, y: 3, style: .dim)
+            return
+        }
+        let top = max(0, min(selectedRow - visibleRows + 1, results.count - visibleRows))
+        for row in 0..<min(visibleRows, results.count - top) {
+            let place = results[top + row].place
+            let selected = top + row == selectedRow
+            let line = box.subcanvas(Rect(x: 2, y: 3 + row, width: inner, height: 1))
+            let style = selected ? Style(bold: true, reverse: true) : Style.plain
+            line.fill(style: style)
+            let name = (selected ? "▸ " : "  ") + place.name + (place.country.isEmpty ? "" : ", " + place.country)
+            let population = place.population > 0 ? Self.grouped(place.population) : ""
+            let used = line.write(DisplayWidth.truncate(name, to: max(1, inner - DisplayWidth.of(population) - 1)), x: 0, y: 0, style: style)
+            if used + DisplayWidth.of(population) < inner {
+                line.write(population, x: inner - DisplayWidth.of(population), y: 0, style: selected ? style : .dim)
+            }
+        }
+    }
+
+    static func grouped(_ number: Int) -> String {
+        let digits = String(number)
+        var result = ""
+        for (index, character) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { result.append(",") }
+            result.append(character)
+        }
+        return result
+    }
+}
+
+extension Event {
+    var isKeyPress: Bool { if case .key = self { return true } else { return false } }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+/// The Map tab with the real binary in tmux: move the map, remember a place, quit, relaunch —
+/// the first frame is the same map with the same pin and arrow.
+@Suite("Map journeys in tmux")
+struct MapJourneyTests {
+    static let paris = "--location 48.8566,2.3522"
+
+    @Test("pan, zoom, remember a place, q, relaunch: the same viewport, pin and panel on the first frame")
+    func rememberAPlaceAndComeBack() throws {
+        let tmux = try TmuxSession(columns: 80, rows: 24)
+        try tmux.launchApp(Self.paris)
+        try tmux.type("1")
+        _ = try tmux.waitForText("Zoom 4/14")
+        _ = try tmux.waitForText("48.8566° N, 2.3522° E")  // following the location
+        try tmux.press("Right")
+        try tmux.type("+")
+        _ = try tmux.waitForText("Zoom 5/14")
+        _ = try tmux.waitForText("Follow (paused: . resumes)")
+        try tmux.type("r")
+        _ = try tmux.waitForText("Remember this place")
+        try tmux.press("C-u")
+        try tmux.type("Café de Flore")
+        try tmux.press("Enter")
+        // The location (and the pin on it) is now at the left edge of the map.
+        let before = try tmux.waitForText("⚑ Café de Flore: here · 0 m")
+        tmux.check(before[10].hasPrefix("◉ Café de Flore"), "the pin's title beside the location: \(before[10])")
+        try tmux.type("q")
+        _ = try tmux.waitForText("exit=0")
+
+        // The pin went to the defaults as Pigeon's dictionary.
+        let defaults = try String(contentsOf: tmux.home.appendingPathComponent(".config/wonderland/defaults.plist"), encoding: .utf8)
+        tmux.check(defaults.contains("<key>HPLocation</key>") && defaults.contains("<key>lat</key>") && defaults.contains("<real>48.8566</real>")
+                   && defaults.contains("<key>long</key>") && defaults.contains("<string>Café de Flore</string>"), "HPLocation is {lat, long, title}")
+
+        // A flash of the default view (zoom 4 on the location) before the restored one fails.
+        let frame = try tmux.launchForFirstFrame(Self.paris, forbidding: "Zoom 4/14")
+        tmux.check(frame[20] == before[20], "the panel: \(frame[20])")
+        tmux.check(frame[21] == before[21] && frame[21].contains("Zoom 5/14"), "the viewport: \(frame[21])")
+        // The geodata loads in the background (the first frame never waits for it), so the
+        // map's cells are compared once the status line no longer says it is loading.
+        let settled = try tmux.waitFor("the map data loaded") { lines in !lines.joined(separator: "\n").contains("loading") && lines.joined().contains("Zoom 5/14") }
+        tmux.check(Array(settled[1..<20]) == Array(before[1..<20]), "the same map, cell for cell")
+
+        // p puts the pin in the middle.
+        try tmux.type("p")
+        let atPin = try tmux.waitForText("Zoom 5/14  ├──────┤ 50 km  48.8566° N, 2.3522° E")
+        tmux.check(atPin[10].contains("◉ Café de Flore") && !atPin[10].hasPrefix("◉"), "the pin's title beside it: \(atPin[10])")
+        try tmux.type("q")
+        _ = try tmux.waitForText("exit=0")
+    }
+
+    @Test("the mouse: a drag pans with the pointer, the wheel zooms where the pointer is")
+    func mouseDragAndWheel() throws {
+        let tmux = try TmuxSession(columns: 80, rows: 24)
+        try tmux.launchApp("--location 0,0")
+        _ = try tmux.waitForText("Zoom 4/14  ├────────┤ 200 km  0.0° N, 0.0° E")
+        // Press on the map, move 4 cells right and 2 down, release (X10 mouse bytes; 32 is
+        // the left button, 64 a move with it held, 35 the release).
+        try mouse(tmux, 32, x: 40, y: 10)
+        try mouse(tmux, 64, x: 44, y: 12)
+        try mouse(tmux, 35, x: 44, y: 12)
+        // 8 dots each way at zoom 4 (0.0879° a dot): the map moved with the pointer, so the
+        // centre is now 0.7031° north and west.
+        _ = try tmux.waitForText("Zoom 4/14  ├────────┤ 200 km  0.7031° N, 0.7031° W")
+        _ = try tmux.waitForText("Follow (paused: . resumes)")
+        // The wheel (96) over the map zooms in and keeps that spot under the pointer.
+        try mouse(tmux, 96, x: 40, y: 10)
+        _ = try tmux.waitForText("Zoom 5/14")
+        try tmux.type(".")
+        _ = try tmux.waitForText("Zoom 5/14  ├────────┤ 100 km  0.0° N, 0.0° E")
+        try tmux.type("q")
+        _ = try tmux.waitForText("exit=0")
+    }
+
+    private func mouse(_ tmux: TmuxSession, _ button: Int, x: Int, y: Int) throws {
+        _ = try tmux.tmux(["send-keys", "-t", "0", "-H"] + [27, 91, 77, button, 33 + x, 33 + y].map { String(format: "%02x", $0) })
+    }
+
+    @Test("a bad --location says why in the status line and the map still works")
+    func badLocationArgument() throws {
+        let tmux = try TmuxSession(columns: 100, rows: 24)
+        try tmux.launchApp("--location nowhere")
+        _ = try tmux.waitForText("no location: --location “nowhere” is not LAT,LON")
+        try tmux.type("+")
+        _ = try tmux.waitForText("Zoom 1/14")
+        try tmux.type("q")
+        _ = try tmux.waitForText("exit=0")
+    }
+}
