@@ -120,10 +120,10 @@ public final class CharacterDetailScreen: Screen {
 
     public override var keyBindings: [KeyBinding] {
         if isEditing {
-            return [KeyBinding(.escape, help: "Save the notes and stop editing") { [unowned self] in self.endEditing() }]
+            return [KeyBinding(.escape, help: "Save notes (and stop editing)") { [unowned self] in self.endEditing() }]
         }
         return [
-            KeyBinding([.character("e"), .enter], label: "e", help: "Edit your notes on \(character.name)") { [unowned self] in self.beginEditing() },
+            KeyBinding([.character("e"), .enter], label: "e", help: "Edit notes: your own, on \(character.name)") { [unowned self] in self.beginEditing() },
             KeyBinding([.up, .down, .character("k"), .character("j")], label: "↑↓", help: "Scroll the description", showsInHintBar: false) { [unowned self] key in
                 self.scrollInfo(by: key == .up || key == .character("k") ? -1 : 1)
             },
