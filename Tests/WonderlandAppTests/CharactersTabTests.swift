@@ -154,3 +154,30 @@ struct CharactersTabTests {
         #expect(second.lines[1] == " Characters")
     }
 }
+
+@Suite("Characters tab with a broken list")
+struct CharactersBrokenListTests {
+    @Test func aMalformedCharactersPlistIsExplainedInTheTab() throws {
+        let resources = FileManager.default.temporaryDirectory.appendingPathComponent("wl-characters-res-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: resources) }
+        try FileManager.default.createDirectory(at: resources, withIntermediateDirectories: true)
+        let file = resources.appendingPathComponent("Characters.plist")
+        try Data("<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<array>\n<dict><key>id</key>\n</array></plist>".utf8).write(to: file)
+        let launch = LaunchOptions(dataFolder: resources, environment: ["WONDERLAND_RESOURCES": resources.path])
+        let services = AppServices(store: InMemoryPreferenceStore(), bundle: .embedded, launch: launch)
+        let terminal = HeadlessTerminal(size: Size(columns: 120, rows: 12), capabilities: .init(colors: true, unicode: true))
+        let app = Application(terminal: terminal, root: RootScreen.make(services: services))
+        app.launch()
+        terminal.enqueue(.key(.character("2")))
+        try app.processPendingEvents()
+        let shown = terminal.lines[2...10].map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        #expect(terminal.lines[2] == "  The character list could not be read:", "\(terminal.lines)")
+        #expect(shown.contains(file.path.split(separator: "/").last!), "names the file: \(shown)")
+        #expect(shown.contains("not a readable property list"), "\(shown)")
+        #expect(shown.contains("line"), "says where: \(shown)")
+        // Enter on an empty list opens nothing.
+        terminal.enqueue(.key(.enter))
+        try app.processPendingEvents()
+        #expect(terminal.lines[1] == " Characters")
+    }
+}

@@ -1,5 +1,6 @@
 import KeyedArchive
 import Screens
+import Terminal
 
 /// The Characters tab's root: every character of the list, `/` to filter (by name, alias or
 /// chapter), Enter to open one. Rows are keyed by character id, so the selection is restored
@@ -12,13 +13,22 @@ public final class CharacterListScreen: ListScreen {
     public init(context: CharactersContext) {
         self.context = context
         super.init(title: "Characters", items: context.catalog.characters.map(Self.item), restorationIdentifier: Self.restorationID)
-        if let error = context.catalogError { emptyMessage = "The character list could not be read: \(error)" }
         onActivate = { [unowned self] item in self.open(id: item.id) }
     }
 
     static func item(for character: BookCharacter) -> ListItem {
         let aliases = character.aliases.isEmpty ? "" : " · " + character.aliases.joined(separator: ", ")
         return ListItem(id: character.id, title: character.name, detail: "ch. \(character.firstChapter)" + aliases)
+    }
+
+    /// A list that could not be read says why in full (a path and a line number do not fit
+    /// on the one row an empty list's message gets).
+    public override func draw(in canvas: Canvas) {
+        guard let error = context.catalogError else { return super.draw(in: canvas) }
+        canvas.write("The character list could not be read:", x: 2, y: 0, style: .bold)
+        for (row, line) in DisplayWidth.wrap(error.description, to: max(1, canvas.width - 4)).prefix(max(0, canvas.height - 1)).enumerated() {
+            canvas.write(line, x: 2, y: row + 1)
+        }
     }
 
     /// Pushes the detail of a character onto the navigation stack this list is the root of.
