@@ -62,6 +62,11 @@ let package = Package(
             dependencies: ["WonderlandApp", "Restoration", "Screens", "Terminal", "PropertyList", "FileSafety"],
             path: "Benchmarks/bench-restoration"
         ),
+        .executableTarget(
+            name: "bench-characters",
+            dependencies: ["BookFront"],
+            path: "Benchmarks/bench-characters"
+        ),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"], resources: [.copy("Crafted")]),
         .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive", "PropertyList"]),
         .testTarget(name: "EndToEndTests"),
