@@ -58,7 +58,7 @@ public struct CharacterCatalog: Equatable, Sendable {
             throw CharacterCatalogError(source: source, message: "not a readable property list (\(error))")
         }
         guard case .array(let items) = root else {
-            throw CharacterCatalogError(source: source, message: "the root must be an array of characters, found \(root.kindName)")
+            throw CharacterCatalogError(source: source, message: "the root must be an array of characters, found \(root.catalogKindName)")
         }
         var characters: [BookCharacter] = []
         var seen: Set<String> = []
@@ -75,13 +75,13 @@ public struct CharacterCatalog: Equatable, Sendable {
 
     private static func parseItem(_ item: PropertyListValue, index: Int, source: String) throws -> BookCharacter {
         guard case .dictionary(let fields) = item else {
-            throw CharacterCatalogError(source: source, message: "item \(index): expected a dictionary, found \(item.kindName)")
+            throw CharacterCatalogError(source: source, message: "item \(index): expected a dictionary, found \(item.catalogKindName)")
         }
         let label = fields["id"].flatMap { if case .string(let id) = $0 { "item \(index) (\(id))" } else { nil } } ?? "item \(index)"
         func fail(_ message: String) -> CharacterCatalogError { CharacterCatalogError(source: source, message: "\(label): \(message)") }
         func text(_ key: String) throws -> String {
             guard let value = fields[key] else { throw fail("\(key) is missing") }
-            guard case .string(let string) = value else { throw fail("\(key) must be a string, found \(value.kindName)") }
+            guard case .string(let string) = value else { throw fail("\(key) must be a string, found \(value.catalogKindName)") }
             guard !string.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw fail("\(key) is empty") }
             return string
         }
@@ -94,14 +94,14 @@ public struct CharacterCatalog: Equatable, Sendable {
         case .array(let values)?:
             for value in values {
                 guard case .string(let alias) = value, !alias.trimmingCharacters(in: .whitespaces).isEmpty else {
-                    throw fail("aliases must be non-empty strings, found \(value.kindName)")
+                    throw fail("aliases must be non-empty strings, found \(value.catalogKindName)")
                 }
                 aliases.append(alias)
             }
-        case let other?: throw fail("aliases must be an array of strings, found \(other.kindName)")
+        case let other?: throw fail("aliases must be an array of strings, found \(other.catalogKindName)")
         }
         guard let chapterValue = fields["firstChapter"] else { throw fail("firstChapter is missing") }
-        guard case .integer(let chapter) = chapterValue else { throw fail("firstChapter must be an integer, found \(chapterValue.kindName)") }
+        guard case .integer(let chapter) = chapterValue else { throw fail("firstChapter must be an integer, found \(chapterValue.catalogKindName)") }
         guard chapter >= 1, chapter <= 1000 else { throw fail("firstChapter \(chapter) is not a chapter number") }
         return BookCharacter(id: id, name: name, aliases: aliases, description: description, firstChapter: Int(chapter))
     }
@@ -109,7 +109,7 @@ public struct CharacterCatalog: Equatable, Sendable {
 
 extension PropertyListValue {
     /// How a value's type is named in messages.
-    var kindName: String {
+    var catalogKindName: String {
         switch self {
         case .string: "a string"
         case .integer: "an integer"

@@ -15,23 +15,15 @@ public struct CharacterNotes {
         return text
     }
 
-    /// Saves one character's note; an empty note removes the entry. The dictionary is read
+    /// Saves one character's note; a blank note removes the entry. The dictionary is read
     /// afresh just before writing, so notes another process saved for other characters (and
     /// that this one has seen) are kept.
     public func save(_ text: String, for id: String) {
         var notes: [String: PropertyListValue] = [:]
         if case .dictionary(let current)? = store.object(forKey: Self.storeKey) { notes = current }
-        let trimmed = text.trimmingTrailingWhitespace
-        guard notes[id] != (trimmed.isEmpty ? nil : .string(text)) else { return }
-        notes[id] = trimmed.isEmpty ? nil : .string(text)
+        let entry: PropertyListValue? = text.allSatisfy(\.isWhitespace) ? nil : .string(text)
+        guard notes[id] != entry else { return }
+        notes[id] = entry
         store.set(notes.isEmpty ? nil : .dictionary(notes), forKey: Self.storeKey)
-    }
-}
-
-extension String {
-    var trimmingTrailingWhitespace: Substring {
-        var end = endIndex
-        while end > startIndex, self[index(before: end)].isWhitespace { end = index(before: end) }
-        return self[..<end]
     }
 }
