@@ -8,12 +8,13 @@ import Testing
 
 /// The detail screen alone under a navigation stack, on a headless terminal.
 private final class DetailPilot {
-    let terminal = HeadlessTerminal(size: Size(columns: 60, rows: 16), capabilities: .init(colors: true, unicode: true))
+    let terminal: HeadlessTerminal
     let app: Application
     let navigation: NavigationStack
     let context: CharactersContext
 
-    init(bookURL: URL, store: InMemoryPreferenceStore = InMemoryPreferenceStore()) throws {
+    init(bookURL: URL, store: InMemoryPreferenceStore = InMemoryPreferenceStore(), size: Size = Size(columns: 60, rows: 16)) throws {
+        terminal = HeadlessTerminal(size: size, capabilities: .init(colors: true, unicode: true))
         let catalog = CharacterCatalog(characters: [
             BookCharacter(id: "queen", name: "Queen of Hearts", aliases: ["Queen"], description: "Shouts a lot. Plays croquet.", firstChapter: 2),
         ])
@@ -67,5 +68,19 @@ struct CharacterDetailTests {
         #expect(pilot.detail?.isEditing == false)
         #expect(CharacterNotes(store: store).note(for: "queen") == "Off")
         #expect(pilot.lines[notesRow] == " Off")
+    }
+
+    @Test func aDescriptionTooLongForTheTerminalScrollsAboveTheNotes() throws {
+        let pilot = try DetailPilot(bookURL: folder.appendingPathComponent("none.txt"), size: Size(columns: 40, rows: 10))
+        try pilot.send(.key(.enter))
+        #expect(pilot.lines[1] == " Queen of Hearts")
+        #expect(pilot.lines[5].hasPrefix("─ Notes (e to edit) ") && pilot.lines[5].hasSuffix(" ↓ more"), "\(pilot.lines)")
+        try pilot.send(.key(.down))
+        #expect(pilot.lines[1].hasPrefix(" First seen in chapter 2"))
+        #expect(pilot.lines[5].hasSuffix(" ↑↓ more"))
+        try pilot.send(.key(.pageDown), .key(.pageDown))
+        #expect(Array(pilot.lines[3...4]) == [" Chapters: the book is not installed", " (scripts/fetch-book)."], "the last line is reached and no further")
+        #expect(pilot.lines[5].hasSuffix(" ↑ more"))
+        #expect(pilot.lines[6] == " No notes yet. Press e to write some.")
     }
 }

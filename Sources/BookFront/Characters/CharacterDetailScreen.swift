@@ -183,7 +183,8 @@ public final class CharacterDetailScreen: Screen {
     }
 
     private func drawNotesHeader(in canvas: Canvas, moreAbove: Bool, moreBelow: Bool) {
-        let scroll = moreBelow ? " ↓ more " : moreAbove ? " ↑ more " : ""
+        let arrows = (moreAbove ? "↑" : "") + (moreBelow ? "↓" : "")
+        let scroll = arrows.isEmpty ? "" : " \(arrows) more "
         let label = isEditing ? "─ Notes (editing; Esc saves) " : "─ Notes (e to edit) "
         canvas.write(label + String(repeating: "─", count: max(0, canvas.width - DisplayWidth.of(label) - DisplayWidth.of(scroll))) + scroll,
                      x: 0, y: 0, style: Style(bold: isEditing, dim: !isEditing))
