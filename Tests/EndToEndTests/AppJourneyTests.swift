@@ -100,7 +100,10 @@ struct AppJourneyTests {
         var screen = try tmux.waitForText("exit=1")
         #expect(screen.contains { $0.hasPrefix("wonderland: unknown terminal type \"no-such-terminal\"") })
         try tmux.run("clear; \(tmux.binary) < /dev/null; echo \"exit=$?\"")
-        screen = try tmux.waitForText("exit=1")
+        // The first run's "exit=1" is on screen until `clear` runs: wait for the second run's line.
+        screen = try tmux.waitFor("the second run") { lines in
+            lines.contains { $0.hasPrefix("wonderland: standard input") } && lines.contains("exit=1")
+        }
         #expect(screen.contains { $0.hasPrefix("wonderland: standard input and output must be a terminal") })
     }
 
