@@ -67,6 +67,11 @@ let package = Package(
             dependencies: ["MapFront", "Screens", "Terminal"],
             path: "Benchmarks/bench-map"
         ),
+        .executableTarget(
+            name: "bench-characters",
+            dependencies: ["BookFront"],
+            path: "Benchmarks/bench-characters"
+        ),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"], resources: [.copy("Crafted")]),
         .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive", "PropertyList"]),
         .testTarget(name: "EndToEndTests"),

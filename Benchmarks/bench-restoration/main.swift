@@ -1,3 +1,4 @@
+import BookFront
 import FileSafety
 import Foundation
 import PropertyList
@@ -29,8 +30,8 @@ guard let navigation = root.tabs[1] as? NavigationStack, let list = navigation.s
       let cat = list.items.first(where: { $0.id == "cheshire-cat" }) else { fatalError("unexpected root screen shape") }
 list.select(id: cat.id)
 list.onActivate?(cat)
-guard let editor = navigation.topScreen as? TextEditorScreen else { fatalError("the notes editor was not pushed") }
-editor.state = TextEditorState(text: draft, line: 0, column: draft.count)
+guard let detail = navigation.topScreen as? CharacterDetailScreen else { fatalError("the character detail was not pushed") }
+detail.beginEditing(draft: TextEditorState(text: draft, line: 0, column: draft.count))
 
 let engine = RootScreen.restorationEngine()
 let header = RestorationHeader(appVersion: "bench", timestamp: Date(), terminalColumns: 120, terminalRows: 40)
@@ -171,8 +172,8 @@ sizes["archiver"] = try Data(contentsOf: peerFile).count
 // The archive written reads back into a fresh app tree with the draft intact.
 let check = RootScreen.make()
 _ = try engine.restore(from: try Data(contentsOf: files.archive), root: check)
-guard let restoredEditor = (check.tabs[1] as? NavigationStack)?.topScreen as? TextEditorScreen,
-      restoredEditor.state.text == draft else { fatalError("the saved archive did not restore the draft") }
+guard let restoredDetail = (check.tabs[1] as? NavigationStack)?.topScreen as? CharacterDetailScreen,
+      restoredDetail.editor.state.text == draft else { fatalError("the saved archive did not restore the draft") }
 
 // For scripts/bench-restoration's launch timing: the deep archive, where it asks for it.
 if let out = ProcessInfo.processInfo.environment["BENCH_ARCHIVE_OUT"] {

@@ -8,14 +8,14 @@ public enum RootScreen {
     public static let tabBarIdentifier = "RootTabBar"
 
     public static func make(services: AppServices = .inMemory()) -> TabScreen {
-        WonderlandTabs(tabs: [MapTab.make(services: services), CharactersTab.make(), BookTab.make(services: services)], services: services)
+        WonderlandTabs(tabs: [MapTab.make(services: services), CharactersTab.make(services: services), BookTab.make(services: services)], services: services)
     }
 
     /// The engine with every restoration class the app's screens use.
     public static func restorationEngine(services: AppServices = .inMemory()) -> RestorationEngine {
         var registry = RestorationClassRegistry()
         MapTab.registerRestorationClasses(in: &registry, services: services)
-        CharactersTab.registerRestorationClasses(in: &registry)
+        CharactersTab.registerRestorationClasses(in: &registry, services: services)
         BookTab.registerRestorationClasses(in: &registry, services: services)
         SettingsSheet.registerRestorationClasses(in: &registry, bundle: services.bundle, store: services.store)
         return RestorationEngine(registry: registry)

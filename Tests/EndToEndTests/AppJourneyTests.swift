@@ -26,7 +26,7 @@ struct AppJourneyTests {
         try tmux.resize(columns: 60, rows: 20)
         screen = try tmux.waitFor("a 60×20 frame") { $0.count >= 20 && $0[19].contains("Help") }
         #expect(screen[0] == "  1 Map   2 Characters   3 Book")
-        #expect(screen[2] == "▸ Alice  a girl who follows a rabbit")
+        #expect(screen[2] == "▸ Alice  ch. 1")
 
         try tmux.resize(columns: 20, rows: 6)
         try tmux.waitForText("Terminal too small")
@@ -85,6 +85,8 @@ struct AppJourneyTests {
         try tmux.waitForText("▸ Alice")
         try tmux.press("Enter")
         try tmux.waitForText("Characters › Alice")
+        try tmux.type("e")  // the detail's notes editor
+        try tmux.waitForText("Notes (editing")
         try tmux.type("quiet 世界")
         try tmux.waitForText("quiet 世界")
         try tmux.press("C-c")
@@ -98,7 +100,10 @@ struct AppJourneyTests {
         var screen = try tmux.waitForText("exit=1")
         #expect(screen.contains { $0.hasPrefix("wonderland: unknown terminal type \"no-such-terminal\"") })
         try tmux.run("clear; \(tmux.binary) < /dev/null; echo \"exit=$?\"")
-        screen = try tmux.waitForText("exit=1")
+        // The first run's "exit=1" is on screen until `clear` runs: wait for the second run's line.
+        screen = try tmux.waitFor("the second run") { lines in
+            lines.contains { $0.hasPrefix("wonderland: standard input") } && lines.contains("exit=1")
+        }
         #expect(screen.contains { $0.hasPrefix("wonderland: standard input and output must be a terminal") })
     }
 

@@ -17,10 +17,12 @@ struct HostileArchiveTests {
         try tmux.launchApp()
         try tmux.type("2")
         try tmux.waitForText("▸ Alice")
-        try tmux.press("Down", "Down")
+        try tmux.type("/chesh")
         try tmux.waitForText("▸ Cheshire Cat")
         try tmux.press("Enter")
         try tmux.waitForText("Characters › Cheshire Cat")
+        try tmux.type("e")
+        try tmux.waitForText("Notes (editing")
         try tmux.type("hostile note")
         try tmux.waitForText("hostile note")
         try tmux.press("C-c")
@@ -48,7 +50,7 @@ struct HostileArchiveTests {
             try tmux.waitForText("hostile note")
         case .hugeStack:
             tmux.check(frame[1].contains("Characters › Cheshire Cat"))
-            tmux.check(frame[2] == " hostile note")
+            tmux.check(frame.contains(" hostile note"))
             #expect(log.contains("launch: skipped: RootTabBar/CharacterNav: 9938 more saved children skipped (limit 64)"))
             #expect(log.contains("launch: skipped: RootTabBar/CharacterNav/Extra0: the app no longer creates this screen and it has no restoration class; skipped"))
             #expect(show.output.contains("! 9938 more saved children not shown (limit 64)"))
@@ -56,14 +58,14 @@ struct HostileArchiveTests {
         case .unknownClass:
             // The navigation stack's children cannot be decoded: it starts at its list.
             tmux.check(frame[1] == " Characters")
-            tmux.check(frame.contains("▸ Alice  a girl who follows a rabbit"))
+            tmux.check(frame.contains("▸ Alice  ch. 1"))
             #expect(log.contains("class EvilScreen is unknown to this build; what refers to it is skipped"))
             #expect(log.contains("launch: skipped: RootTabBar/CharacterNav: children unreadable, none restored: expected WLRestorationNode, found EvilScreen"))
             #expect(show.output.contains("! object"), "state show names the unknown class")
             #expect(show.output.contains("! children unreadable, none restored"))
         case .cycle:
             tmux.check(frame[1].contains("Characters › Cheshire Cat"))
-            tmux.check(frame[2] == " hostile note")
+            tmux.check(frame.contains(" hostile note"))
             #expect(log.contains("launch: skipped: RootTabBar/CharacterNav/CharacterNav: "))
             #expect(show.output.contains("RootTabBar/CharacterNav/CharacterNav\n      ! the archive refers back to this screen (a cycle); shown once"))
         }

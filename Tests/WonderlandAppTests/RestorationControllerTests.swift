@@ -39,9 +39,11 @@ struct RestorationControllerTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wl-controller-\(UUID().uuidString)")
     var files: RestorationFiles { RestorationFiles(folder: folder) }
 
-    /// Characters tab, third person, notes editor with a half-typed note.
+    /// Characters tab, filtered to the Cheshire Cat, notes editor with a half-typed note.
     private func goDeep(_ launch: Launch) throws {
-        try launch.press(.character("2"), .down, .down, .enter)
+        try launch.press(.character("2"), .character("/"))
+        try launch.type("chesh")
+        try launch.press(.enter, .character("e"))
         try launch.type("Grins, then")
     }
 
@@ -54,13 +56,14 @@ struct RestorationControllerTests {
         let second = Launch(files: files, columns: 120, rows: 40)
         #expect(second.terminal.framesPresented == 1)
         #expect(second.lines[1] == " Characters › Cheshire Cat")
-        #expect(second.lines[2] == " Grins, then")
-        #expect(second.terminal.frame.cursor == Point(x: 12, y: 2))
+        let noteRow = try #require(second.lines.firstIndex(of: " Grins, then"))
+        #expect(second.lines[noteRow - 1].hasPrefix("─ Notes (editing"))
+        #expect(second.terminal.frame.cursor == Point(x: 12, y: noteRow))
         #expect(!files.hasMarker)
         #expect(files.readLog().contains { $0.contains("launch: restored 6 screens") })
-        // Back from the restored detail lands on the same row of the list.
-        try second.press(.escape)
-        #expect(second.lines[4] == "▸ Cheshire Cat  grins, then fades")
+        // Esc saves the note; back from the restored detail lands on the same row of the list.
+        try second.press(.escape, .escape)
+        #expect(Array(second.lines[2...3]) == [" / chesh", "▸ Cheshire Cat  ch. 6 · Cheshire Puss, the Cat"])
     }
 
     @Test func suspendingSavesAndTheIdleTickSavesOnlyAfterAChange() throws {

@@ -1,5 +1,6 @@
 import Testing
 @testable import WonderlandApp
+import BookFront
 import Screens
 import Terminal
 
@@ -42,7 +43,7 @@ struct RootScreenTests {
         let list = try #require(nav.stack.first as? ListScreen)
         #expect(nav.stack.count == 1)
         #expect(list.restorationIdentifier == "CharacterList")
-        #expect(list.items.first == ListItem(id: "alice", title: "Alice", detail: "a girl who follows a rabbit"))
+        #expect(list.items.first == ListItem(id: "alice", title: "Alice", detail: "ch. 1"))
         #expect(Set(list.items.map(\.id)).count == list.items.count)  // ids are unique
     }
 
@@ -57,37 +58,46 @@ struct RootScreenTests {
         #expect(pilot.lines[23].hasSuffix("? Help  q Quit"))
     }
 
-    @Test func charactersTabListsPeopleAndOpensAnEditorOnEnter() throws {
+    @Test func charactersTabListsPeopleAndOpensADetailWithNotesOnEnter() throws {
         let pilot = AppPilot()
         try pilot.press(.character("2"))
         #expect(pilot.lines[1] == " Characters")
-        #expect(pilot.lines[2] == "▸ Alice  a girl who follows a rabbit")
-        #expect(pilot.lines[3] == "  White Rabbit  always late")
+        #expect(pilot.lines[2] == "▸ Alice  ch. 1")
+        #expect(pilot.lines[3] == "  White Rabbit  ch. 1 · Rabbit")
         try pilot.press(.down, .enter)
         #expect(pilot.characters.stack.count == 2)
-        let editor = try #require(pilot.characters.topScreen as? TextEditorScreen)
-        #expect(editor.title == "White Rabbit")
-        #expect(editor.restorationIdentifier == "CharacterDetail")
+        let detail = try #require(pilot.characters.topScreen as? CharacterDetailScreen)
+        #expect(detail.title == "White Rabbit")
+        #expect(detail.restorationIdentifier == "CharacterDetail")
+        #expect(detail.restorationClassName == "CharacterDetail")
         #expect(pilot.lines[1] == " Characters › White Rabbit")
-        #expect(pilot.lines[2] == " Type here.")
-        #expect(pilot.terminal.frame.cursor == Point(x: 1, y: 2))
+        #expect(pilot.lines[2] == " White Rabbit")
+        try pilot.press(.character("e"))
+        let notesRow = try #require(pilot.lines.firstIndex { $0.hasPrefix("─ Notes (editing") }) + 1
+        #expect(pilot.lines[notesRow] == " Write your notes; Esc saves them.")
+        #expect(pilot.terminal.frame.cursor == Point(x: 1, y: notesRow))
         try pilot.type("Late, q!")
-        #expect(pilot.lines[2] == " Late, q!")
+        #expect(pilot.lines[notesRow] == " Late, q!")
         #expect(pilot.app.terminationReason == nil)
+        try pilot.press(.escape)  // saves and stops editing
+        #expect(pilot.characters.stack.count == 2)
+        #expect(pilot.lines[notesRow] == " Late, q!")
         try pilot.press(.escape)
         #expect(pilot.characters.stack.count == 1)
-        #expect(pilot.lines[3] == "▸ White Rabbit  always late")
+        #expect(pilot.lines[3] == "▸ White Rabbit  ch. 1 · Rabbit")
     }
 
     @Test func whileTypingTheBarOffersNoKeyThatWouldBeTyped() throws {
         let pilot = AppPilot()
         try pilot.press(.character("2"))
         #expect(pilot.lines[23].contains("1-3 Go to a tab"), "\(pilot.lines[23])")
-        try pilot.press(.enter)  // the notes editor takes text: digits and commas are letters now
+        try pilot.press(.enter)
+        #expect(pilot.lines[23].contains("1-3 Go to a tab"), "reading a detail takes no text")
+        try pilot.press(.character("e"))  // the notes editor takes text: digits and commas are letters now
         #expect(!pilot.lines[23].contains("1-3") && !pilot.lines[23].contains(", Settings"))
-        #expect(pilot.lines[23].contains("Esc Back to Characters") && pilot.lines[23].contains("Tab Next tab"))
+        #expect(pilot.lines[23].contains("Esc Save notes") && pilot.lines[23].contains("Tab Next tab"), "\(pilot.lines[23])")
         try pilot.type("1,")
-        #expect(pilot.lines[2] == " 1,")
+        #expect(pilot.lines.contains(" 1,"))
         #expect(pilot.app.modals.isEmpty)
     }
 
@@ -95,8 +105,8 @@ struct RootScreenTests {
         let pilot = AppPilot()
         try pilot.press(.character("2"), .character("/"))
         try pilot.type("ha")
-        #expect(Array(pilot.lines[2...5]) == [" / ha", "▸ Hatter  keeps tea-time forever", "  March Hare  the Hatter's host", ""])
-        #expect(pilot.lines[23].hasSuffix(" 2/8"))
+        #expect(Array(pilot.lines[2...5]) == [" / ha", "▸ March Hare  ch. 7 · Hare", "  Hatter  ch. 7", ""])
+        #expect(pilot.lines[23].hasSuffix(" 2/22"))
     }
 
     @Test func bookTabShowsTheReader() throws {
@@ -108,7 +118,7 @@ struct RootScreenTests {
     @Test func asciiMonochromeTerminalShowsFallbacks() throws {
         let pilot = AppPilot(capabilities: .init(colors: false, unicode: false))
         try pilot.press(.character("2"))
-        #expect(pilot.lines[2] == "> Alice  a girl who follows a rabbit")
+        #expect(pilot.lines[2] == "> Alice  ch. 1")
         try pilot.press(.enter)
         #expect(pilot.lines[1] == " Characters > Alice")
         #expect(pilot.terminal.frame.cells.allSatisfy { $0.style.foreground == nil && $0.style.background == nil })

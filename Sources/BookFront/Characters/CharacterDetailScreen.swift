@@ -1,0 +1,203 @@
+import KeyedArchive
+import Restoration
+import Screens
+import Terminal
+
+/// One character: who they are and where the book mentions them above, the user's notes
+/// below. Pushed in code when a row of the list is opened, and brought back at launch by the
+/// restoration class "CharacterDetail" from the character id it saves.
+///
+/// Two modes, so reading keys and typing never fight: reading (`e` or Enter starts editing the
+/// notes; Esc goes back to the list) and editing (every printable key is text; Esc saves the
+/// note and returns to reading). Leaving the screen while editing saves too.
+public final class CharacterDetailScreen: Screen {
+    public static let restorationClass = "CharacterDetail"
+    public static let restorationID = "CharacterDetail"
+    enum StateKey {
+        static let characterID = "characterID"
+        static let isEditing = "isEditing"
+        static let text = "text"
+        static let line = "line"
+        static let column = "column"
+        static let infoScroll = "infoScroll"
+    }
+
+    public let character: BookCharacter
+    let context: CharactersContext
+    /// The notes editor; shown (and focused) only while editing.
+    public let editor: TextEditorScreen
+    public private(set) var isEditing = false
+    /// What the last frame said about the appearances: a wake redraws only when it changes.
+    private var shownAppearances: AppearanceStatus?
+    private var infoScroll = 0
+    private var infoPageHeight = 5
+    private var notesFrame = Rect(x: 0, y: 0, width: 0, height: 0)
+
+    public init(character: BookCharacter, context: CharactersContext) {
+        self.character = character
+        self.context = context
+        editor = TextEditorScreen(title: "Notes")
+        editor.placeholder = "Write your notes; Esc saves them."
+        super.init(title: character.name, restorationIdentifier: Self.restorationID)
+        restorationClassName = Self.restorationClass
+        adopt(editor)
+    }
+
+    /// The note as saved in the store (not the draft being typed).
+    public var savedNote: String { context.notes.note(for: character.id) }
+
+    // MARK: editing
+
+    /// Starts editing the saved note with the cursor at its end, or the given draft as it was.
+    public func beginEditing(draft: TextEditorState? = nil) {
+        guard !isEditing else { return }
+        if let draft {
+            editor.state = draft
+        } else {
+            let note = savedNote
+            let lines = note.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+            editor.state = TextEditorState(text: note, line: lines.count - 1, column: lines.last.map { $0.count } ?? 0)
+        }
+        isEditing = true
+        if isVisible { editor.beginAppearing() }
+        setNeedsDisplay()
+    }
+
+    /// Saves the note and goes back to reading.
+    public func endEditing() {
+        guard isEditing else { return }
+        context.notes.save(editor.state.text, for: character.id)
+        if isVisible { editor.beginDisappearing() }
+        isEditing = false
+        setNeedsDisplay()
+    }
+
+    public override var children: [Screen] { [editor] }
+    public override var visibleChildren: [Screen] { isEditing ? [editor] : [] }
+    /// The editor is this screen's own part: its draft is saved in this screen's state.
+    public override var restorableChildren: [any Restorable] { [] }
+
+    public override func viewWillDisappear() {
+        // Switching tabs or going back leaves the editor: the note is saved then, too.
+        endEditing()
+    }
+
+    // MARK: restoration
+
+    public override func encodeRestorableState(with coder: KeyedArchiver) throws {
+        try coder.encode(character.id, forKey: StateKey.characterID)
+        coder.encode(isEditing, forKey: StateKey.isEditing)
+        coder.encode(infoScroll, forKey: StateKey.infoScroll)
+        if isEditing {
+            try coder.encode(editor.state.text, forKey: StateKey.text)
+            coder.encode(editor.state.line, forKey: StateKey.line)
+            coder.encode(editor.state.column, forKey: StateKey.column)
+        }
+    }
+
+    public override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
+        infoScroll = max(0, try coder.decodeInteger(forKey: StateKey.infoScroll))
+        guard try coder.decodeBool(forKey: StateKey.isEditing) else { return }
+        let text = try coder.decodeObject(of: String.self, forKey: StateKey.text) ?? ""
+        beginEditing(draft: TextEditorState(text: text, line: try coder.decodeInteger(forKey: StateKey.line),
+                                            column: try coder.decodeInteger(forKey: StateKey.column)))
+    }
+
+    /// Reads the saved character id: what the restoration class needs to rebuild the screen.
+    public static func savedCharacterID(from coder: KeyedUnarchiver) throws -> String? {
+        try coder.decodeObject(of: String.self, forKey: StateKey.characterID)
+    }
+
+    // MARK: background news
+
+    public override func handleWake() -> Bool {
+        let now = context.book.status(for: character.id)
+        defer { shownAppearances = now }
+        return shownAppearances != nil && now != shownAppearances
+    }
+
+    // MARK: keys
+
+    public override var keyBindings: [KeyBinding] {
+        if isEditing {
+            return [KeyBinding(.escape, help: "Save notes (and stop editing)") { [unowned self] in self.endEditing() }]
+        }
+        return [
+            KeyBinding([.character("e"), .enter], label: "e", help: "Edit notes: your own, on \(character.name)") { [unowned self] in self.beginEditing() },
+            KeyBinding([.up, .down, .character("k"), .character("j")], label: "↑↓", help: "Scroll the description", showsInHintBar: false) { [unowned self] key in
+                self.scrollInfo(by: key == .up || key == .character("k") ? -1 : 1)
+            },
+            KeyBinding([.pageUp, .pageDown], label: "PgUp/PgDn", help: "Scroll the description a page", showsInHintBar: false) { [unowned self] key in
+                self.scrollInfo(by: key == .pageUp ? -self.infoPageHeight : self.infoPageHeight)
+            },
+        ]
+    }
+
+    private func scrollInfo(by delta: Int) {
+        infoScroll = max(0, infoScroll + delta)
+        setNeedsDisplay()
+    }
+
+    public override func handle(_ event: Event) throws -> Bool {
+        if case .mouse(let mouse) = event, mouse.kind == .press, !isEditing, notesFrame.contains(mouse.position) {
+            beginEditing()
+            return true
+        }
+        return try super.handle(event)
+    }
+
+    // MARK: drawing
+
+    public override func draw(in canvas: Canvas) {
+        let appearances = context.book.status(for: character.id)
+        shownAppearances = appearances
+        let textWidth = max(1, canvas.width - 2)
+        let info = CharacterInfoText.lines(for: character, appearances: appearances, width: textWidth)
+        // The notes get at least a third of the height; the description scrolls in the rest.
+        let notesMinimum = min(max(3, canvas.height / 3), max(0, canvas.height - 1))
+        let infoHeight = max(0, min(info.count, canvas.height - 1 - notesMinimum))
+        infoPageHeight = max(1, infoHeight - 1)
+        infoScroll = min(infoScroll, max(0, info.count - infoHeight))
+        for row in 0..<infoHeight {
+            let line = info[infoScroll + row]
+            canvas.write(DisplayWidth.truncate(line.text, to: textWidth), x: 1, y: row, style: style(of: line.kind))
+        }
+        guard infoHeight < canvas.height else { return }
+        drawNotesHeader(in: canvas.subcanvas(Rect(x: 0, y: infoHeight, width: canvas.width, height: 1)), moreAbove: infoScroll > 0,
+                        moreBelow: infoScroll + infoHeight < info.count)
+        let notes = canvas.subcanvas(Rect(x: 0, y: infoHeight + 1, width: canvas.width, height: canvas.height - infoHeight - 1))
+        notesFrame = notes.frame
+        if isEditing {
+            editor.render(in: notes)
+        } else {
+            drawSavedNote(in: notes)
+        }
+    }
+
+    private func style(of kind: CharacterInfoText.Line.Kind) -> Style {
+        switch kind {
+        case .heading: Style(bold: true)
+        case .body: .plain
+        case .note: Style(dim: true)
+        }
+    }
+
+    private func drawNotesHeader(in canvas: Canvas, moreAbove: Bool, moreBelow: Bool) {
+        let arrows = (moreAbove ? "↑" : "") + (moreBelow ? "↓" : "")
+        let scroll = arrows.isEmpty ? "" : " \(arrows) more "
+        let label = isEditing ? "─ Notes (editing; Esc saves) " : "─ Notes (e to edit) "
+        canvas.write(label + String(repeating: "─", count: max(0, canvas.width - DisplayWidth.of(label) - DisplayWidth.of(scroll))) + scroll,
+                     x: 0, y: 0, style: Style(bold: isEditing, dim: !isEditing))
+    }
+
+    private func drawSavedNote(in canvas: Canvas) {
+        let note = savedNote
+        guard !note.isEmpty else {
+            canvas.write("No notes yet. Press e to write some.", x: 1, y: 0, style: Style(dim: true))
+            return
+        }
+        for (row, line) in DisplayWidth.wrap(note, to: max(1, canvas.width - 2)).prefix(canvas.height).enumerated() {
+            canvas.write(line, x: 1, y: row)
+        }
+    }
+}

@@ -1,0 +1,51 @@
+import KeyedArchive
+import Screens
+import Terminal
+
+/// The Characters tab's root: every character of the list, `/` to filter (by name, alias or
+/// chapter), Enter to open one. Rows are keyed by character id, so the selection is restored
+/// by id however the list is filtered (the model-association rule).
+public final class CharacterListScreen: ListScreen {
+    public static let restorationID = "CharacterList"
+    public static let navigationRestorationID = "CharacterNav"
+    let context: CharactersContext
+
+    public init(context: CharactersContext) {
+        self.context = context
+        super.init(title: "Characters", items: context.catalog.characters.map(Self.item), restorationIdentifier: Self.restorationID)
+        onActivate = { [unowned self] item in self.open(id: item.id) }
+    }
+
+    static func item(for character: BookCharacter) -> ListItem {
+        let aliases = character.aliases.isEmpty ? "" : " · " + character.aliases.joined(separator: ", ")
+        return ListItem(id: character.id, title: character.name, detail: "ch. \(character.firstChapter)" + aliases)
+    }
+
+    /// A list that could not be read says why in full (a path and a line number do not fit
+    /// on the one row an empty list's message gets).
+    public override func draw(in canvas: Canvas) {
+        guard let error = context.catalogError else { return super.draw(in: canvas) }
+        canvas.write("The character list could not be read:", x: 2, y: 0, style: .bold)
+        for (row, line) in DisplayWidth.wrap(error.description, to: max(1, canvas.width - 4)).prefix(max(0, canvas.height - 1)).enumerated() {
+            canvas.write(line, x: 2, y: row + 1)
+        }
+    }
+
+    /// Pushes the detail of a character onto the navigation stack this list is the root of.
+    public func open(id: String) {
+        guard let character = context.catalog.character(id: id), let navigation = parent as? NavigationStack else { return }
+        navigation.push(CharacterDetailScreen(character: character, context: context))
+    }
+
+    /// The tab: a navigation stack ("CharacterNav") over the list ("CharacterList").
+    public static func makeNavigation(context: CharactersContext) -> NavigationStack {
+        NavigationStack(root: CharacterListScreen(context: context), restorationIdentifier: navigationRestorationID)
+    }
+
+    /// The restoration class's work: the detail for the saved character id, or nil when the id
+    /// is not in the list (any more), so the engine logs and skips it.
+    public static func restoreDetail(from coder: KeyedUnarchiver, context: CharactersContext) throws -> CharacterDetailScreen? {
+        guard let id = try CharacterDetailScreen.savedCharacterID(from: coder), let character = context.catalog.character(id: id) else { return nil }
+        return CharacterDetailScreen(character: character, context: context)
+    }
+}

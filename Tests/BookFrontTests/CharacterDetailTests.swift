@@ -1,0 +1,86 @@
+import Defaults
+import Foundation
+import PropertyList
+import Screens
+import Terminal
+import Testing
+@testable import BookFront
+
+/// The detail screen alone under a navigation stack, on a headless terminal.
+private final class DetailPilot {
+    let terminal: HeadlessTerminal
+    let app: Application
+    let navigation: NavigationStack
+    let context: CharactersContext
+
+    init(bookURL: URL, store: InMemoryPreferenceStore = InMemoryPreferenceStore(), size: Size = Size(columns: 60, rows: 16)) throws {
+        terminal = HeadlessTerminal(size: size, capabilities: .init(colors: true, unicode: true))
+        let catalog = CharacterCatalog(characters: [
+            BookCharacter(id: "queen", name: "Queen of Hearts", aliases: ["Queen"], description: "Shouts a lot. Plays croquet.", firstChapter: 2),
+        ])
+        context = CharactersContext(catalog: .success(catalog), store: store, bookURL: bookURL, searchesInBackground: false)
+        navigation = CharacterListScreen.makeNavigation(context: context)
+        app = Application(terminal: terminal, root: navigation)
+        app.launch()
+    }
+
+    var detail: CharacterDetailScreen? { navigation.topScreen as? CharacterDetailScreen }
+    var lines: [String] { terminal.lines }
+
+    func send(_ events: Event...) throws {
+        for event in events { terminal.enqueue(event) }
+        try app.processPendingEvents()
+    }
+}
+
+@Suite("Character detail")
+struct CharacterDetailTests {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wl-chardetail-\(UUID().uuidString)")
+
+    @Test func aBookInstalledWhileTheDetailIsShownIsPickedUpAtTheNextWake() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let book = folder.appendingPathComponent("books/alice29.txt")
+        let pilot = try DetailPilot(bookURL: book)
+        try pilot.send(.key(.enter))
+        let detail = try #require(pilot.detail)
+        #expect(pilot.lines.contains(" Chapters: the book is not installed (scripts/fetch-book)."))
+        #expect(detail.handleWake() == false, "nothing new: no redraw")
+
+        try FileManager.default.createDirectory(at: book.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("CHAPTER I\nThe Queen of Hearts.\n".utf8).write(to: book)
+        let framesBefore = pilot.terminal.framesPresented
+        try pilot.send(.wake)
+        #expect(pilot.terminal.framesPresented == framesBefore + 1, "the news asks for a redraw")
+        let expected = CharacterInfoText.chapterSummary(pilot.context.book.status(for: "queen"))
+        #expect(expected != CharacterInfoText.chapterSummary(.bookNotInstalled(path: book.path)))
+        #expect(pilot.lines.contains(" " + expected))
+    }
+
+    @Test func aClickOnTheNotesStartsEditingAndEscSaves() throws {
+        let store = InMemoryPreferenceStore()
+        let pilot = try DetailPilot(bookURL: folder.appendingPathComponent("none.txt"), store: store)
+        try pilot.send(.key(.enter))
+        let notesRow = try #require(pilot.lines.firstIndex { $0.hasPrefix("─ Notes (e to edit)") }) + 1
+        try pilot.send(.mouse(MouseEvent(.press, at: Point(x: 5, y: notesRow))))
+        #expect(pilot.detail?.isEditing == true)
+        #expect(pilot.lines[notesRow - 1].hasPrefix("─ Notes (editing; Esc saves)"))
+        try pilot.send(.key(.character("O")), .key(.character("f")), .key(.character("f")), .key(.escape))
+        #expect(pilot.detail?.isEditing == false)
+        #expect(CharacterNotes(store: store).note(for: "queen") == "Off")
+        #expect(pilot.lines[notesRow] == " Off")
+    }
+
+    @Test func aDescriptionTooLongForTheTerminalScrollsAboveTheNotes() throws {
+        let pilot = try DetailPilot(bookURL: folder.appendingPathComponent("none.txt"), size: Size(columns: 40, rows: 10))
+        try pilot.send(.key(.enter))
+        #expect(pilot.lines[1] == " Queen of Hearts")
+        #expect(pilot.lines[5].hasPrefix("─ Notes (e to edit) ") && pilot.lines[5].hasSuffix(" ↓ more"), "\(pilot.lines)")
+        try pilot.send(.key(.down))
+        #expect(pilot.lines[1].hasPrefix(" First seen in chapter 2"))
+        #expect(pilot.lines[5].hasSuffix(" ↑↓ more"))
+        try pilot.send(.key(.pageDown), .key(.pageDown))
+        #expect(Array(pilot.lines[3...4]) == [" Chapters: the book is not installed", " (scripts/fetch-book)."], "the last line is reached and no further")
+        #expect(pilot.lines[5].hasSuffix(" ↑ more"))
+        #expect(pilot.lines[6] == " No notes yet. Press e to write some.")
+    }
+}

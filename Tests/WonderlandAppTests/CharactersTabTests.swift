@@ -1,0 +1,183 @@
+import BookFront
+import Defaults
+import Foundation
+import PropertyList
+import Restoration
+import Screens
+import Terminal
+import Testing
+@testable import WonderlandApp
+
+/// The app's real tree on a headless terminal, with an in-memory store and a data folder of
+/// the test's own (no book in it unless a test puts one there).
+private final class CharactersLaunch: DrivesApplication {
+    let terminal: HeadlessTerminal
+    let app: Application
+    let root: TabScreen
+    let services: AppServices
+
+    /// `restoring` is an archive to restore before the first frame, as a relaunch does.
+    init(store: InMemoryPreferenceStore, dataFolder: URL, restoring archive: Data? = nil, columns: Int = 80, rows: Int = 24) throws {
+        services = AppServices(store: store, bundle: .embedded, launch: LaunchOptions(dataFolder: dataFolder))
+        terminal = HeadlessTerminal(size: Size(columns: columns, rows: rows), capabilities: .init(colors: true, unicode: true))
+        root = RootScreen.make(services: services)
+        if let archive { _ = try RootScreen.restorationEngine(services: services).restore(from: archive, root: root) }
+        app = Application(terminal: terminal, root: root)
+        app.launch()
+    }
+
+    var characters: NavigationStack { root.tabs[1] as! NavigationStack }
+    var list: ListScreen { characters.stack[0] as! ListScreen }
+    var detail: CharacterDetailScreen? { characters.topScreen as? CharacterDetailScreen }
+
+    func preserve() throws -> Data {
+        let header = RestorationHeader(appVersion: "test", timestamp: Date(), terminalColumns: 80, terminalRows: 24)
+        return try RootScreen.restorationEngine(services: services).preserve(root: root, header: header).data
+    }
+
+    /// The row showing `text` (the notes sit below the description, wherever that ends).
+    func row(of text: String) -> Int? { lines.firstIndex { $0.contains(text) } }
+}
+
+@Suite("Characters tab")
+struct CharactersTabTests {
+    let dataFolder = FileManager.default.temporaryDirectory.appendingPathComponent("wl-characters-app-\(UUID().uuidString)")
+
+    @Test func theListShowsTheCatalogAndOpensADetailWithDescriptionAndChapters() throws {
+        let launch = try CharactersLaunch(store: InMemoryPreferenceStore(), dataFolder: dataFolder)
+        try launch.press(.character("2"))
+        #expect(launch.lines[1] == " Characters")
+        #expect(launch.lines[2] == "▸ Alice  ch. 1")
+        #expect(launch.lines[3] == "  White Rabbit  ch. 1 · Rabbit")
+        #expect(launch.list.items.count >= 15)
+        try launch.press(.down, .enter)
+        let detail = try #require(launch.detail)
+        #expect(detail.character.id == "white-rabbit")
+        #expect(!detail.isEditing)
+        #expect(launch.lines[1] == " Characters › White Rabbit")
+        #expect(launch.lines[2] == " White Rabbit")
+        #expect(launch.lines[3] == " First seen in chapter 1 · also called Rabbit")
+        #expect(launch.lines[5].hasPrefix(" A nervous rabbit in a waistcoat"))
+        #expect(launch.row(of: "Chapters: the book is not installed (scripts/fetch-book).") != nil)
+        #expect(launch.row(of: "No notes yet. Press e to write some.") != nil)
+        #expect(launch.lines[23].hasPrefix("e Edit notes  Esc Back to Characters"))
+        // Reading keys are not text: q still quits from here.
+        try launch.press(.escape)
+        #expect(launch.characters.stack.count == 1)
+        #expect(launch.lines[3] == "▸ White Rabbit  ch. 1 · Rabbit")
+    }
+
+    @Test func aHalfWrittenNoteComesBackWithItsCursorInTheFirstFrame() throws {
+        let store = InMemoryPreferenceStore()
+        let first = try CharactersLaunch(store: store, dataFolder: dataFolder)
+        try first.press(.character("2"), .character("/"))
+        try first.type("chesh")
+        try first.press(.enter, .character("e"))
+        try first.type("Grins, then\nfades, q")
+        try first.press(.left, .left, .left)
+        let archive = try first.preserve()
+        #expect(store.object(forKey: CharacterNotes.storeKey) == nil, "a draft is not a saved note")
+
+        let second = try CharactersLaunch(store: store, dataFolder: dataFolder, restoring: archive, columns: 100, rows: 30)
+        #expect(second.terminal.framesPresented == 1)
+        let detail = try #require(second.detail)
+        #expect(detail.character.id == "cheshire-cat" && detail.isEditing)
+        #expect(detail.editor.state.text == "Grins, then\nfades, q")
+        #expect(second.lines[1] == " Characters › Cheshire Cat")
+        let noteRow = try #require(second.row(of: " Grins, then"))
+        #expect(second.lines[noteRow + 1] == " fades, q")
+        #expect(second.terminal.frame.cursor == Point(x: 1 + 5, y: noteRow + 1))
+        #expect(second.lines[29].hasSuffix("Ln 2, Col 6"))
+        // Still typing where it was left.
+        try second.type("d")
+        #expect(second.lines[noteRow + 1] == " fadesd, q")
+    }
+
+    @Test func leavingTheEditorSavesTheNoteAndTheNextVisitShowsIt() throws {
+        let store = InMemoryPreferenceStore()
+        let launch = try CharactersLaunch(store: store, dataFolder: dataFolder)
+        try launch.press(.character("2"), .down, .down, .enter)  // Dinah
+        try launch.press(.character("e"))
+        try launch.type("Alice's cat")
+        try launch.press(.escape)
+        #expect(store.object(forKey: CharacterNotes.storeKey) == .dictionary(["dinah": .string("Alice's cat")]))
+        #expect(launch.detail?.isEditing == false)
+        #expect(launch.row(of: " Alice's cat") != nil)
+        try launch.press(.escape)
+        #expect(launch.characters.stack.count == 1)
+
+        // Another launch on the same store: the saved note shows, and editing resumes at its end.
+        let next = try CharactersLaunch(store: store, dataFolder: dataFolder)
+        try next.press(.character("2"), .down, .down, .enter)
+        let row = try #require(next.row(of: " Alice's cat"))
+        try next.press(.enter)  // Enter edits, too
+        #expect(next.detail?.isEditing == true)
+        #expect(next.terminal.frame.cursor == Point(x: 1 + 11, y: row))
+        // Emptying a note removes it; switching tabs while editing leaves the editor and saves.
+        for _ in 0..<11 { try next.press(.backspace) }
+        try next.press(.tab)
+        #expect(next.detail?.isEditing == false)
+        #expect(store.object(forKey: CharacterNotes.storeKey) == nil)
+    }
+
+    @Test func theListRestoresItsSelectionByIDWithAFilterActive() throws {
+        let store = InMemoryPreferenceStore()
+        let first = try CharactersLaunch(store: store, dataFolder: dataFolder)
+        try first.press(.character("2"), .character("/"))
+        try first.type("ha")
+        try first.press(.down)
+        #expect(Array(first.lines[2...5]) == [" / ha", "  March Hare  ch. 7 · Hare", "▸ Hatter  ch. 7", ""])
+        #expect(first.lines[23].hasSuffix(" 2/22"))
+        let archive = try first.preserve()
+
+        let second = try CharactersLaunch(store: store, dataFolder: dataFolder, restoring: archive)
+        #expect(second.root.selectedIndex == 1)
+        #expect(second.list.state.selectedID == "hatter")
+        #expect(second.list.state.filter.text == "ha")
+        #expect(Array(second.lines[2...4]) == [" / ha", "  March Hare  ch. 7 · Hare", "▸ Hatter  ch. 7"])
+        // Clearing the filter keeps the same character selected, on its row in the whole list.
+        try second.press(.escape)
+        #expect(second.list.selectedItem?.id == "hatter")
+        #expect(second.lines.contains("▸ Hatter  ch. 7"))
+    }
+
+    @Test func anUnknownCharacterIDIsSkippedAndTheListStays() throws {
+        let store = InMemoryPreferenceStore()
+        let first = try CharactersLaunch(store: store, dataFolder: dataFolder)
+        try first.press(.character("2"), .enter)
+        let archive = try first.preserve()
+        // The same archive with the detail's id renamed to one the list does not have.
+        let renamed = try #require(String(data: archive, encoding: .isoLatin1)?.replacingOccurrences(of: "alice", with: "zzzzz")
+            .data(using: .isoLatin1))
+        let second = try CharactersLaunch(store: store, dataFolder: dataFolder, restoring: renamed)
+        #expect(second.characters.stack.count == 1)
+        #expect(second.lines[1] == " Characters")
+    }
+}
+
+@Suite("Characters tab with a broken list")
+struct CharactersBrokenListTests {
+    @Test func aMalformedCharactersPlistIsExplainedInTheTab() throws {
+        let resources = FileManager.default.temporaryDirectory.appendingPathComponent("wl-characters-res-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: resources) }
+        try FileManager.default.createDirectory(at: resources, withIntermediateDirectories: true)
+        let file = resources.appendingPathComponent("Characters.plist")
+        try Data("<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<array>\n<dict><key>id</key>\n</array></plist>".utf8).write(to: file)
+        let launch = LaunchOptions(dataFolder: resources, environment: ["WONDERLAND_RESOURCES": resources.path])
+        let services = AppServices(store: InMemoryPreferenceStore(), bundle: .embedded, launch: launch)
+        let terminal = HeadlessTerminal(size: Size(columns: 120, rows: 12), capabilities: .init(colors: true, unicode: true))
+        let app = Application(terminal: terminal, root: RootScreen.make(services: services))
+        app.launch()
+        terminal.enqueue(.key(.character("2")))
+        try app.processPendingEvents()
+        let shown = terminal.lines[2...10].map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        #expect(terminal.lines[2] == "  The character list could not be read:", "\(terminal.lines)")
+        #expect(shown.contains(file.path.split(separator: "/").last!), "names the file: \(shown)")
+        #expect(shown.contains("not a readable property list"), "\(shown)")
+        #expect(shown.contains("line"), "says where: \(shown)")
+        // Enter on an empty list opens nothing.
+        terminal.enqueue(.key(.enter))
+        try app.processPendingEvents()
+        #expect(terminal.lines[1] == " Characters")
+    }
+}
