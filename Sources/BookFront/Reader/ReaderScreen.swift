@@ -103,7 +103,6 @@ public final class ReaderScreen: Screen {
     /// Shows `book` at `offset`, or at its saved reading position, or at its start.
     public func open(_ book: BookDocument, at offset: Int?, announce: Bool) {
         document = book
-        title = book.title
         layout = nil
         lineCount = nil
         currentMatch = nil

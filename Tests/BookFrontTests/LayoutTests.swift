@@ -1,0 +1,146 @@
+import Foundation
+@testable import BookFront
+import Terminal
+import Testing
+
+/// Lays out a whole text at `width` and returns its lines as shown.
+private func shownLines(_ string: String, width: Int) -> [String] {
+    let text = BookText(string)
+    let layout = TextLayout(text: text, width: width)
+    guard var position = layout.first else { return [] }
+    var result = [LineRenderer.string(of: layout.line(at: position), in: text)]
+    while let next = layout.next(position) {
+        position = next
+        result.append(LineRenderer.string(of: layout.line(at: position), in: text))
+    }
+    return result
+}
+
+private func words(_ string: String) -> [Substring] {
+    string.split(whereSeparator: { $0 == " " || $0 == "\r\n" || $0 == "\n" || $0 == "\r" || $0 == "\t" })
+}
+
+@Suite("Layout: reflow and wrapping")
+struct LayoutTests {
+    @Test func hardWrappedParagraphsAreJoinedWithOneSpace() {
+        let lines = shownLines("one two\r\nthree four five six seven eight nine ten eleven twelve thirteen\r\n  \r\nnext", width: 200)
+        #expect(lines == ["one two three four five six seven eight nine ten eleven twelve thirteen", "", "next"])
+    }
+
+    @Test func indentedVerseAndShortLinesKeepTheirBreaks() {
+        let lines = shownLines(ReaderFixture.string, width: 100)
+        #expect(lines.contains("    Wind the herring, wind the key,"))
+        #expect(lines.contains("    the tide will always make you wait."))
+        #expect(lines.contains("CHAPTER II"))
+        #expect(lines.contains("A Visitor Who Ate the Timetable"))
+        // Prose is re-joined: a sentence broken across source lines is on one shown line.
+        #expect(lines.contains { $0.contains("a brass thing with two faces") })
+        // Blank lines between paragraphs collapse to one, and CR never reaches the screen.
+        #expect(!lines.contains { $0.contains("\r") })
+        #expect(zip(lines, lines.dropFirst()).allSatisfy { !($0.isEmpty && $1.isEmpty) })
+    }
+
+    @Test func shortFlushLeftLinesStayApartButLongOnesJoin() {
+        #expect(shownLines("Mr. Marigold\nThe Pier\nEnd of the Line", width: 80) == ["Mr. Marigold", "The Pier", "End of the Line"])
+        let prose = String(repeating: "word ", count: 10) + "\n" + String(repeating: "more ", count: 3)
+        #expect(shownLines(prose, width: 200).count == 1)
+    }
+
+    @Test func listItemsStartNewLines() {
+        #expect(shownLines("Things:\n- a herring key\n- a tide clock", width: 80) == ["Things:", "- a herring key", "- a tide clock"])
+    }
+
+    @Test(arguments: [12, 20, 33, 40, 57, 80])
+    func noLineIsWiderThanTheWidthAndNoWordIsLost(width: Int) {
+        let lines = shownLines(ReaderFixture.string, width: width)
+        for line in lines { #expect(DisplayWidth.of(line) <= width, "“\(line)” is wider than \(width)") }
+        if width >= 20 {  // no word of the fixture is wider than 20 columns, so none is broken
+            #expect(lines.flatMap(words) == words(ReaderFixture.string))
+        }
+    }
+
+    @Test func wideCharactersMeasureTwoAndBreakBetweenThem() {
+        let lines = shownLines("潮の時計灯台潮の時計灯台", width: 7)
+        #expect(lines == ["潮の時", "計灯台", "潮の時", "計灯台"])
+        #expect(shownLines("🐢🐢🐢 ok", width: 5) == ["🐢🐢", "🐢 ok"])
+        // A wide character may start a line right after ASCII text without a space.
+        #expect(shownLines("tide潮の時計", width: 8) == ["tide潮の", "時計"])
+    }
+
+    @Test func combiningMarksTakeNoColumn() {
+        let accented = String(repeating: "e\u{301}", count: 12)  // 12 columns, 36 bytes
+        #expect(shownLines(accented, width: 12) == [accented])
+        #expect(shownLines(accented + " ab", width: 12) == [accented, "ab"])
+    }
+
+    @Test func aWordLongerThanTheLineIsBroken() {
+        #expect(shownLines(String(repeating: "a", count: 25), width: 10) == ["aaaaaaaaaa", "aaaaaaaaaa", "aaaaa"])
+        #expect(shownLines("x " + String(repeating: "潮", count: 5), width: 4) == ["x 潮", "潮潮", "潮潮"])
+        #expect(shownLines("xyz " + String(repeating: "潮", count: 3), width: 4) == ["xyz", "潮潮", "潮"])
+    }
+
+    @Test func invalidUTF8IsLaidOutAndShownWithReplacementCharacters() {
+        let text = BookText(bytes: Data([0x41, 0xFF, 0x42, 0x20, 0x43]))
+        let layout = TextLayout(text: text, width: 10)
+        let line = layout.line(at: layout.first!)
+        #expect(LineRenderer.string(of: line, in: text) == "A\u{FFFD}B C")
+    }
+
+    @Test func theSameOffsetIsOnTheTopLineAtAnyWidth() throws {
+        let string = ReaderFixture.longString(copies: 4)
+        let text = BookText(string)
+        let offset = ReaderFixture.offsetOf("committee", in: Array(string.utf8)) + 2
+        for width in [116, 56, 30] {
+            let layout = TextLayout(text: text, width: width)
+            let position = try #require(layout.position(of: offset))
+            let line = layout.line(at: position)
+            #expect(line.start <= offset)
+            if let next = layout.next(position) { #expect(layout.line(at: next).start > offset) }
+            #expect(LineRenderer.string(of: line, in: text).contains("committee") || LineRenderer.string(of: line, in: text).contains("comm"))
+        }
+    }
+
+    @Test func blocksFoundFromAnyOffsetAgreeWithBlocksFoundFromTheStart() {
+        // Over 64 KiB, with and without blank lines, so the cuts are exercised.
+        let prose = ReaderFixture.longString(copies: 60)
+        let oneParagraph = String(repeating: "no blank line here at all, only words\r\n", count: 5_000)
+        let oneLine = String(repeating: "endless line without a break ", count: 6_000)
+        for string in [prose, oneParagraph, oneLine] {
+            let text = BookText(string)
+            let layout = TextLayout(text: text, width: 50)
+            var starts: [Int] = [0]
+            while true {
+                let block = layout.block(startingAt: starts.last!)
+                #expect(block.end - block.start <= 2 * BlockScanner.cutSpacing)
+                if block.end >= text.count { break }
+                starts.append(block.end)
+            }
+            for offset in stride(from: 0, to: text.count, by: 997) {
+                let expected = starts.last { $0 <= offset }!
+                #expect(layout.blockStart(containing: offset) == expected, "offset \(offset)")
+            }
+        }
+    }
+
+    @Test func theLineCountMatchesStepping() throws {
+        let string = ReaderFixture.longString(copies: 70)
+        let text = BookText(string)
+        let layout = TextLayout(text: text, width: 45)
+        var position = try #require(layout.first)
+        var lines = 1
+        var probes: [(offset: Int, line: Int)] = []
+        while let next = layout.next(position) {
+            position = next
+            if lines % 337 == 0 { probes.append((layout.line(at: position).start, lines)) }
+            lines += 1
+        }
+        let count = try #require(LineCount.count(text: text, width: 45))
+        #expect(count.totalLines == lines)
+        #expect(count.checkpoints.count > 1)
+        for probe in probes { #expect(count.lineNumber(of: probe.offset, in: layout) == probe.line) }
+    }
+
+    @Test func aCancelledCountGivesNothing() {
+        #expect(LineCount.count(text: BookText(ReaderFixture.longString(copies: 30)), width: 40) { true } == nil)
+    }
+}
