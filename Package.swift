@@ -62,6 +62,11 @@ let package = Package(
             dependencies: ["WonderlandApp", "Restoration", "Screens", "Terminal", "PropertyList", "FileSafety"],
             path: "Benchmarks/bench-restoration"
         ),
+        .executableTarget(
+            name: "bench-book",
+            dependencies: ["BookFront", "Screens", "Terminal", "Defaults", "PropertyList"],
+            path: "Benchmarks/bench-book"
+        ),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"], resources: [.copy("Crafted")]),
         .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive", "PropertyList"]),
         .testTarget(name: "EndToEndTests"),

@@ -144,3 +144,28 @@ struct LayoutTests {
         #expect(LineCount.count(text: BookText(ReaderFixture.longString(copies: 30)), width: 40) { true } == nil)
     }
 }
+
+@Suite("Layout: justification")
+struct LayoutJustifyTests {
+    @Test func justifiedLinesFillTheWidthExceptAParagraphsLast() {
+        let text = BookText(ReaderFixture.string)
+        let layout = TextLayout(text: text, width: 40)
+        var position = layout.first!
+        var checked = 0
+        while let next = layout.next(position) {
+            let line = layout.line(at: position)
+            let pieces = LineRenderer.pieces(of: line, in: text)
+            let justified = LineRenderer.justified(pieces, to: 40).map(\.text).joined()
+            if !line.endsParagraph && pieces.filter({ $0.text == " " }).count > 0 {
+                #expect(DisplayWidth.of(justified) == 40, "“\(justified)”")
+                #expect(justified.split(separator: " ") == pieces.map(\.text).joined().split(separator: " "))
+                checked += 1
+            }
+            position = next
+        }
+        #expect(checked > 10)
+        // The last line of a paragraph ends it; a verse line is a paragraph of its own.
+        let last = layout.line(at: layout.position(of: ReaderFixture.offsetOf("trade."))!)
+        #expect(last.endsParagraph)
+    }
+}

@@ -193,3 +193,35 @@ struct ReaderTests {
         #expect(narrow.total > wide.total)
     }
 }
+
+@Suite("Reader settings")
+struct ReaderSettingsTests {
+    @Test func aTextWidthGivenAsTextReadsAsThatNumber() throws {
+        // What `wonderland -WLTextWidth 50` puts in the argument domain.
+        let store = InMemoryPreferenceStore(values: ["WLTextWidth": .string("50")])
+        let harness = ReaderHarness(books: ["/tide": ReaderFixture.document(path: "/tide")], bookPath: "/tide", store: store, columns: 120)
+        #expect(harness.reader.textWidth == 50)
+        #expect(harness.page.allSatisfy { DisplayWidth.of($0) <= 50 })
+        #expect(harness.page.contains { DisplayWidth.of($0) > 40 })
+    }
+
+    @Test func pageNumbersCanBeTurnedOff() throws {
+        let store = InMemoryPreferenceStore(values: ["WLShowPageNumbers": .boolean(false)])
+        let harness = ReaderHarness(books: ["/tide": ReaderFixture.document(path: "/tide")], bookPath: "/tide", store: store)
+        #expect(harness.progress.contains("0%"))
+        #expect(!harness.progress.contains("page"))
+    }
+}
+
+@Suite("Reader themes and justification")
+struct ReaderLookTests {
+    @Test func justifiedTextReachesTheRightMarginAndAThemeColoursThePage() throws {
+        let store = InMemoryPreferenceStore(values: ["WLJustifyText": .boolean(true), "WLTheme": .string("night"), "WLTextWidth": .integer(40)])
+        let harness = ReaderHarness(books: ["/tide": ReaderFixture.document(path: "/tide")], bookPath: "/tide", store: store, columns: 60, rows: 20)
+        let prose = harness.page.filter { $0.hasPrefix("Marigold") || $0.hasPrefix("with") }
+        #expect(!prose.isEmpty)
+        #expect(prose.allSatisfy { DisplayWidth.of($0) == 40 || $0.hasSuffix(".") })
+        #expect(harness.terminal.frame[0, 3].style.background == .black)
+        #expect(harness.terminal.frame[0, 0].style.background == nil)
+    }
+}

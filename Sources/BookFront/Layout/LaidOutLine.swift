@@ -4,10 +4,13 @@
 public struct LaidOutLine: Hashable, Sendable {
     public var range: Range<Int>
     public var isBlank: Bool
+    /// The last line of a paragraph or of a line kept on its own: never justified.
+    public var endsParagraph: Bool
 
-    public init(range: Range<Int>, isBlank: Bool = false) {
+    public init(range: Range<Int>, isBlank: Bool = false, endsParagraph: Bool = false) {
         self.range = range
         self.isBlank = isBlank
+        self.endsParagraph = endsParagraph || isBlank
     }
 
     public var start: Int { range.lowerBound }

@@ -1,3 +1,5 @@
+import Terminal
+
 /// Turns a laid-out line into what the screen shows, keeping each piece's byte offset so
 /// highlights and emphasis (byte ranges) can be styled: a run of white space holding a line
 /// end becomes one space, other white space one space per byte, as the wrapper measured it.
@@ -41,6 +43,22 @@ public enum LineRenderer {
             offset += size
         }
         flushSpace()
+        return result
+    }
+
+    /// The pieces with the spaces between words widened so the line fills `width` columns
+    /// (leading indentation stays as it is; the leftmost gaps take the odd spaces).
+    public static func justified(_ pieces: [Piece], to width: Int) -> [Piece] {
+        let used = pieces.reduce(0) { $0 + DisplayWidth.of($1.text) }
+        let firstWord = pieces.firstIndex { $0.text != " " } ?? pieces.count
+        let gaps = pieces.indices.filter { $0 > firstWord && pieces[$0].text == " " && pieces[$0 - 1].text != " " }
+        guard used < width, !gaps.isEmpty else { return pieces }
+        let extra = width - used
+        var result = pieces
+        for (number, index) in gaps.enumerated() {
+            let widen = extra / gaps.count + (number < extra % gaps.count ? 1 : 0)
+            result[index].text += String(repeating: " ", count: widen)
+        }
         return result
     }
 

@@ -184,6 +184,7 @@ struct LineWrapper {
             gap = 0
         }
         if builder.hasWord || builder.used > 0 { builder.emit(upTo: builder.lastWordEnd, nextStart: end) }
+        if !builder.lines.isEmpty { builder.lines[builder.lines.count - 1].endsParagraph = true }
         lines += builder.lines
     }
 

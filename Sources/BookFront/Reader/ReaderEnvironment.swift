@@ -36,5 +36,20 @@ public struct ReaderEnvironment {
         store.object(forKey: "WLShowPageNumbers").flatMap(DefaultsConversion.bool) ?? true
     }
 
+    /// WLJustifyText: spread the words of every line but a paragraph's last to the full width.
+    public var justifiesText: Bool {
+        store.object(forKey: "WLJustifyText").flatMap(DefaultsConversion.bool) ?? false
+    }
+
+    /// WLTheme: the page's colours ("terminal" keeps the terminal's own).
+    public var pageStyle: Style {
+        switch store.object(forKey: "WLTheme").flatMap(DefaultsConversion.string) {
+        case "paper": return Style(foreground: .black, background: .white)
+        case "sepia": return Style(foreground: .black, background: .yellow)
+        case "night": return Style(foreground: .white, background: .black)
+        default: return .plain
+        }
+    }
+
     public static let settingKeys: Set<String> = ["WLTextWidth", "WLShowPageNumbers", "WLJustifyText", "WLTheme"]
 }

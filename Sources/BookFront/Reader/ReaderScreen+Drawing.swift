@@ -15,6 +15,9 @@ extension ReaderScreen {
         canvas.write(DisplayWidth.truncate(heading, to: canvas.width - 1), x: 0, y: 0, style: .bold)
 
         let left = max(1, (canvas.width - textWidth) / 2)
+        let base = environment.pageStyle
+        if base != .plain { canvas.fill(Rect(x: 0, y: 1, width: canvas.width, height: max(0, canvas.height - 2)), style: base) }
+        let justifies = environment.justifiesText
         let lines = pageLines()
         let pageRange = (lines.first?.line.start ?? 0)..<(lines.last?.line.range.upperBound ?? 0)
         let matches = searchQuery.map { BookSearch.matches(of: $0, in: document.text, within: pageRange) } ?? []
@@ -23,22 +26,25 @@ extension ReaderScreen {
         for (row, entry) in lines.enumerated() {
             let isHeading = chapterStarts.contains { entry.line.range.contains($0) || $0 == entry.line.start }
             drawLine(entry.line, text: document.text, in: canvas, x: left, y: row + 1, heading: isHeading,
-                     matches: matches, emphasis: emphasis)
+                     matches: matches, emphasis: emphasis, base: base, justifyTo: justifies && !isHeading ? textWidth : nil)
         }
         drawProgress(in: canvas)
     }
 
     private func drawLine(_ line: LaidOutLine, text: BookText, in canvas: Canvas, x: Int, y: Int, heading: Bool,
-                          matches: [Range<Int>], emphasis: [TextEmphasis]) {
+                          matches: [Range<Int>], emphasis: [TextEmphasis], base: Style, justifyTo width: Int?) {
         var column = x
-        var run = "", runStyle = Style.plain
+        var run = "", runStyle = base
+        var pieces = LineRenderer.pieces(of: line, in: text)
+        if let width, !line.endsParagraph { pieces = LineRenderer.justified(pieces, to: width) }
         func flush() {
             guard !run.isEmpty else { return }
             column += canvas.write(run, x: column, y: y, style: runStyle)
             run = ""
         }
-        for piece in LineRenderer.pieces(of: line, in: text) {
-            var style = heading ? Style.bold : Style.plain
+        for piece in pieces {
+            var style = base
+            style.bold = heading
             for mark in emphasis where mark.range.contains(piece.offset) {
                 switch mark.kind {
                 case .emphasis: style.underline = true

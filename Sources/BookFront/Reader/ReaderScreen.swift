@@ -20,7 +20,8 @@ public final class ReaderScreen: Screen {
 
     var layout: TextLayout?
     var lineCount: LineCount?
-    let counter: BackgroundLineCounter
+    /// Counts pages in the background; `cancel()` stops a count nobody will read.
+    public let counter: BackgroundLineCounter
     /// The geometry of the last frame (keys before the first frame use these).
     public private(set) var textWidth = 72
     public private(set) var pageHeight = 20
