@@ -169,3 +169,81 @@ struct LayoutJustifyTests {
         #expect(last.endsParagraph)
     }
 }
+
+@Suite("Layout: the fast width path")
+struct LayoutFastPathTests {
+    @Test func theFastPathAgreesWithDisplayWidth() {
+        let samples: [ClosedRange<UInt32>] = [0x21...0x7E, 0xA0...0x2FF, 0x2010...0x2027, 0x2030...0x205E, 0x3000...0x3029,
+                                              0x3041...0x3096, 0x30A1...0x30FA, 0x4E00...0x4FFF, 0x9F00...0x9FFF, 0xFF01...0xFF60]
+        for range in samples {
+            for value in range {
+                let scalar = Unicode.Scalar(value)!
+                let bytes = Array(String(scalar).utf8)
+                let clusters = bytes.withUnsafeBufferPointer { LineWrapper.simpleClusters($0, 0, bytes.count) }
+                #expect(clusters?.map(\.width) == [DisplayWidth.of(Character(scalar))], "U+\(String(value, radix: 16))")
+            }
+        }
+        // Joining or unknown scalars leave the fast path.
+        for value in Array(0x1F300...0x1F3FA) + Array(0x1F400...0x1FAFF) {
+            guard let scalar = Unicode.Scalar(UInt32(value)) else { continue }
+            let bytes = Array(String(scalar).utf8)
+            let clusters = bytes.withUnsafeBufferPointer { LineWrapper.simpleClusters($0, 0, bytes.count) }
+            #expect(clusters?.map(\.width) == [DisplayWidth.of(Character(scalar))], "U+\(String(value, radix: 16))")
+        }
+        for text in ["e\u{301}", "🐢\u{1F3FD}", "a\u{200D}b", "\u{3099}", "한", "\u{1F1EB}\u{1F1F7}"] {
+            let bytes = Array(text.utf8)
+            #expect(bytes.withUnsafeBufferPointer { LineWrapper.simpleClusters($0, 0, bytes.count) } == nil, "\(text)")
+        }
+        let invalid: [UInt8] = [0xC0, 0x80, 0xE0, 0x80, 0x80]
+        #expect(invalid.withUnsafeBufferPointer { LineWrapper.simpleClusters($0, 0, invalid.count) } == nil)
+    }
+}
+
+@Suite("Layout: the one-sweep line measure")
+struct LayoutSweepTests {
+    /// Every block laid out with and without the one-sweep path.
+    private func compare(_ string: String, widths: [Int]) {
+        let data = Data(string.utf8)
+        data.withUnsafeBytes { raw in
+            let bytes = raw.bindMemory(to: UInt8.self)
+            let scanner = BlockScanner(bytes: bytes)
+            for width in widths {
+                var start = 0
+                while start < bytes.count {
+                    let end = scanner.blockEnd(from: start)
+                    let fast = LineWrapper(bytes: bytes, width: width).layout(blockFrom: start, to: end)
+                    let slow = LineWrapper(bytes: bytes, width: width, usesFastPath: false).layout(blockFrom: start, to: end)
+                    #expect(fast == slow, "width \(width), block at \(start)")
+                    start = end
+                }
+            }
+        }
+    }
+
+    @Test func measuresPlainLinesInOneSweep() {
+        let text = Array("the tide clock kept its faces\r\napart while gulls argued".utf8)
+        text.withUnsafeBufferPointer { bytes in
+            let wrapper = LineWrapper(bytes: bytes, width: 20)
+            #expect(wrapper.fastLine(from: 0, end: bytes.count) == .line(end: 19, next: 20))  // "the tide clock kept"
+            // "its faces" CRLF "apart": the line end counts as one column.
+            #expect(wrapper.fastLine(from: 20, end: bytes.count) == .line(end: 36, next: 37))
+            #expect(LineWrapper(bytes: bytes, width: 200).fastLine(from: 0, end: bytes.count) == .rest)
+        }
+        let wide = Array("ab 潮の時計灯台".utf8)
+        wide.withUnsafeBufferPointer { bytes in
+            #expect(LineWrapper(bytes: bytes, width: 8).fastLine(from: 0, end: bytes.count) == .line(end: 9, next: 9))  // "ab 潮の", 7 columns
+        }
+    }
+
+    @Test func givesTheSameLinesAsWordByWord() {
+        compare(ReaderFixture.string, widths: Array(8...90))
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["tide", "a", "punctuality", "  ", " ", "\r\n", "\n", "\t", " \r\n  ", "café", "潮の時計", "🐢", "e\u{301}",
+                      String(repeating: "x", count: 30), "—", "well-known", "x.\r\n\r\n", "   \r\n"]
+        for _ in 0..<40 {
+            var text = ""
+            for _ in 0..<200 { text += pieces.randomElement(using: &generator)! + (Bool.random(using: &generator) ? " " : "") }
+            compare(text, widths: [5, 13, 29, 40, 78])
+        }
+    }
+}

@@ -120,7 +120,12 @@ struct BlockScanner {
 
     /// Where the block starting at `start` ends: the next block's start, or the end of the text.
     func blockEnd(from start: Int) -> Int {
-        let limit = cut(after: start)
+        blockEnd(from: start, limit: cut(after: start))
+    }
+
+    /// `blockEnd(from:)` with the first cut after `start` already known (a whole-book pass
+    /// computes each cut once, not once per block).
+    func blockEnd(from start: Int, limit: Int) -> Int {
         var position = start
         while true {
             let feed = lineFeed(from: position, limit: limit)

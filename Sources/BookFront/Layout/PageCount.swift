@@ -36,13 +36,19 @@ public struct LineCount: Sendable {
             var checkpoints: [(blockStart: Int, linesBefore: Int)] = [(0, 0)]
             var nextCheckpoint = BlockScanner.cutSpacing
             var start = 0, lines = 0, blocks = 0
+            var scratch: [LaidOutLine] = []
+            scratch.reserveCapacity(256)
+            var nextCut = scanner.cut(after: 0)
             while start < bytes.count {
+                if nextCut <= start { nextCut = scanner.cut(after: start) }
                 if start >= nextCheckpoint {
                     checkpoints.append((start, lines))
                     nextCheckpoint = (start / BlockScanner.cutSpacing + 1) * BlockScanner.cutSpacing
                 }
-                let end = scanner.blockEnd(from: start)
-                lines += wrapper.layout(blockFrom: start, to: end).count
+                let end = scanner.blockEnd(from: start, limit: nextCut)
+                scratch.removeAll(keepingCapacity: true)
+                wrapper.layout(blockFrom: start, to: end, into: &scratch)
+                lines += scratch.count
                 start = end
                 blocks += 1
                 if blocks % 64 == 0 && isCancelled() { return nil }
