@@ -252,11 +252,17 @@ struct LineWrapper {
                 let chunk = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
                 let below = (chunk &- 0x2020_2020_2020_2020) & ~chunk & 0x8080_8080_8080_8080
                 let above = ((chunk &+ 0x0101_0101_0101_0101) | chunk) & 0x8080_8080_8080_8080
-                if below == 0 && above == 0 {
+                let offending = below | above
+                if offending == 0 {
                     columns += 8
                     index += 8
                     continue
                 }
+                // Take the plain bytes before the first other one (the lowest flagged byte is
+                // exact; flags after it may be carries), then handle that one below.
+                let plain = offending.trailingZeroBitCount / 8
+                columns += plain
+                index += plain
             }
             let byte = bytes[index]
             if byte >= 0x80 {
@@ -363,7 +369,7 @@ struct LineWrapper {
             let value = UInt32(lead & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12 | UInt32(bytes[index + 2] & 0x3F) << 6
                 | UInt32(bytes[index + 3] & 0x3F)
             guard (0x1F300...0x1FAFF).contains(value), !(0x1F3FB...0x1F3FF).contains(value), let emoji = Unicode.Scalar(value) else { return nil }
-            return (emoji.properties.isEmojiPresentation ? 2 : 1, 4)
+            return (Int(pictographWidths[Int(value - 0x1F300)]), 4)
         } else {
             return nil
         }
@@ -439,4 +445,10 @@ struct LineWrapper {
         }
         return result
     }
+}
+
+/// Widths of U+1F300…U+1FAFF as `DisplayWidth` gives them (two for emoji presentation), made
+/// once: looking the property up per character was a tenth of wrapping an emoji-rich text.
+private let pictographWidths: [UInt8] = (0x1F300...0x1FAFF).map { value in
+    Unicode.Scalar(UInt32(value)).map { UInt8(DisplayWidth.of(Character($0))) } ?? 1
 }
