@@ -76,7 +76,7 @@ func firstFrame(document: BookDocument?) throws -> (ms: Double, top: String) {
     return (elapsed, terminal.lines[1])
 }
 
-var withLoad: [Double] = [], frameOnly: [Double] = []
+var withLoad: [Double] = [], frameOnly: [Double] = [], loadOnly: [Double] = []
 var top = ""
 // BENCH_BOOK_WRAP_ONLY=N: only N wraps of the whole text, for a profiler.
 if let only = ProcessInfo.processInfo.environment["BENCH_BOOK_WRAP_ONLY"].flatMap(Int.init) {
@@ -86,7 +86,10 @@ if let only = ProcessInfo.processInfo.environment["BENCH_BOOK_WRAP_ONLY"].flatMa
 for run in 0..<(runs + 1) {
     let a = try firstFrame(document: nil)
     let b = try firstFrame(document: loaded)
-    if run > 0 { withLoad.append(a.ms); frameOnly.append(b.ms) }  // the first run warms up
+    let loadStart = clock.now
+    _ = try BookLoader.load(path: path)
+    let loadTime = milliseconds(clock.now - loadStart)
+    if run > 0 { withLoad.append(a.ms); frameOnly.append(b.ms); loadOnly.append(loadTime) }  // the first run warms up
     top = b.top
 }
 
@@ -122,12 +125,13 @@ for run in 0..<(runs / 3 + 2) {
 }
 
 let a1 = summary(withLoad), a2 = summary(frameOnly), b1 = summary(ours), b2 = summary(fold)
-let c1 = summary(oursCPU), c2 = summary(foldCPU)
+let c1 = summary(oursCPU), c2 = summary(foldCPU), l1 = summary(loadOnly)
 print("""
 file: \(size) bytes, saved offset \(savedOffset), runs \(runs)
 top line of the first frame: \(top.trimmingCharacters(in: .whitespaces))
 (a) open at the saved offset + first frame, 200x60, with BookLoader.load: median \(format(a1.median)) ms, p95 \(format(a1.p95)) ms
 (a) first frame only (document already loaded):               median \(format(a2.median)) ms, p95 \(format(a2.p95)) ms
+(a) BookLoader.load alone (map + content hash):               median \(format(l1.median)) ms, p95 \(format(l1.p95)) ms
 (b) wrap 10 MB to 78 columns, ours (\(lines) lines): median \(format(b1.median)) ms, p95 \(format(b1.p95)) ms
 (b) fold -s -w 78 > /dev/null (subprocess):        median \(format(b2.median)) ms, p95 \(format(b2.p95)) ms
 (b) fold / ours, wall: \(format(b2.median / b1.median))x
