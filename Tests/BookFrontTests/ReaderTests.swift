@@ -225,3 +225,13 @@ struct ReaderLookTests {
         #expect(harness.terminal.frame[0, 0].style.background == nil)
     }
 }
+
+@Suite("Reader paths")
+struct ReaderPathTests {
+    @Test func relativePathsAreSavedAbsolute() {
+        let folder = FileManager.default.currentDirectoryPath
+        #expect(ReaderScreen.absolutePath("books/tide.txt") == folder + "/books/tide.txt")
+        #expect(ReaderScreen.absolutePath("/a/b.txt") == "/a/b.txt")
+        #expect(ReaderScreen.absolutePath("~/x.txt") == NSHomeDirectory() + "/x.txt")
+    }
+}

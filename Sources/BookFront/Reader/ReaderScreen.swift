@@ -72,7 +72,8 @@ public final class ReaderScreen: Screen {
         didOpenInitialBook = true
         let place = savedPlace
         savedPlace = nil
-        if let path = environment.bookPath {
+        if let given = environment.bookPath {
+            let path = Self.absolutePath(given)
             do {
                 let book = try environment.load(path)
                 open(book, at: place?.bookID == book.id ? place?.offset : nil, announce: true)
@@ -123,12 +124,20 @@ public final class ReaderScreen: Screen {
     public func openFile(path: String) {
         let trimmed = path.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return }
-        let expanded = (trimmed as NSString).expandingTildeInPath
+        let expanded = Self.absolutePath(trimmed)
         do {
             open(try environment.load(expanded), at: nil, announce: true)
         } catch {
             showError(error, opening: expanded)
         }
+    }
+
+    /// `~` expanded and a relative path made absolute, so the path saved for the next launch
+    /// still names the file when the app is started from another folder.
+    static func absolutePath(_ path: String) -> String {
+        let expanded = (path as NSString).expandingTildeInPath
+        guard !expanded.hasPrefix("/") else { return expanded }
+        return URL(fileURLWithPath: expanded, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath + "/")).standardizedFileURL.path
     }
 
     func showError(_ error: Error, opening path: String) {
