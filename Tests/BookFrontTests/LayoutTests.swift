@@ -247,3 +247,24 @@ struct LayoutSweepTests {
         }
     }
 }
+
+@Suite("Layout: the background count")
+struct LayoutBackgroundCountTests {
+    @Test func aNewCountReplacesTheOneRunningAndOnlyItsResultArrives() throws {
+        let book = BookDocument(id: "bg", title: "t", path: nil, format: .plainText,
+                                text: BookText(ReaderFixture.longString(copies: 200)), chapters: [])
+        let counter = BackgroundLineCounter(notify: {})
+        counter.start(document: book, width: 30)
+        counter.start(document: book, width: 64)
+        var result: (bookID: String, count: LineCount)?
+        for _ in 0..<2000 where result == nil {
+            result = counter.takeResult()
+            if result == nil { usleep(2_000) }
+        }
+        let taken = try #require(result)
+        #expect(taken.bookID == "bg")
+        #expect(taken.count.width == 64)
+        #expect(taken.count.totalLines == LineCount.count(text: book.text, width: 64)?.totalLines)
+        #expect(counter.takeResult() == nil)  // handed out once
+    }
+}

@@ -20,6 +20,8 @@ public final class ReaderScreen: Screen {
 
     var layout: TextLayout?
     var lineCount: LineCount?
+    /// The top line's number for the last anchor asked about (a draw asks several times).
+    var lineNumberCache: (anchor: Int, width: Int, totalLines: Int, line: Int)?
     /// Counts pages in the background; `cancel()` stops a count nobody will read.
     public let counter: BackgroundLineCounter
     /// The geometry of the last frame (keys before the first frame use these).
@@ -201,7 +203,14 @@ public final class ReaderScreen: Screen {
         let total = max(1, (lineCount.totalLines + pageHeight - 1) / pageHeight)
         let lines = pageLines()
         if let last = lines.last, layout.next(last.position) == nil { return (total, total) }
-        let current = lineCount.lineNumber(of: anchor, in: layout) / pageHeight + 1
+        let line: Int
+        if let cached = lineNumberCache, cached.anchor == anchor, cached.width == textWidth, cached.totalLines == lineCount.totalLines {
+            line = cached.line
+        } else {
+            line = lineCount.lineNumber(of: anchor, in: layout)
+            lineNumberCache = (anchor, textWidth, lineCount.totalLines, line)
+        }
+        let current = line / pageHeight + 1
         return (min(current, total), total)
     }
 
