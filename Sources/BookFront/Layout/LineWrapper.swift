@@ -346,10 +346,11 @@ struct LineWrapper {
         return true
     }
 
-    /// One scalar at `index` when it is valid UTF-8 (up to three bytes), a grapheme cluster
-    /// of its own and of a width known without Unicode tables: Latin-1 letters, general
-    /// punctuation, kana, CJK ideographs, fullwidth forms. Nil for anything else (combining
-    /// marks, emoji, joiners, other scripts), which goes through `DisplayWidth` per Character.
+    /// One scalar at `index` when it is valid UTF-8, a grapheme cluster of its own (if what
+    /// follows is too) and of a width known without asking Unicode per character: Latin-1
+    /// letters, general punctuation, kana, CJK ideographs, fullwidth forms, pictographs.
+    /// Nil for anything else (combining marks, joiners, variation selectors, skin tones,
+    /// other scripts), which goes through `DisplayWidth` per Character.
     @inline(__always)
     static func simpleScalar(_ bytes: UnsafeBufferPointer<UInt8>, _ index: Int, _ end: Int) -> (width: Int, length: Int)? {
         let lead = bytes[index]
@@ -368,7 +369,7 @@ struct LineWrapper {
             // two columns when they default to emoji presentation, as DisplayWidth says.
             let value = UInt32(lead & 0x07) << 18 | UInt32(bytes[index + 1] & 0x3F) << 12 | UInt32(bytes[index + 2] & 0x3F) << 6
                 | UInt32(bytes[index + 3] & 0x3F)
-            guard (0x1F300...0x1FAFF).contains(value), !(0x1F3FB...0x1F3FF).contains(value), let emoji = Unicode.Scalar(value) else { return nil }
+            guard (0x1F300...0x1FAFF).contains(value), !(0x1F3FB...0x1F3FF).contains(value) else { return nil }
             return (Int(pictographWidths[Int(value - 0x1F300)]), 4)
         } else {
             return nil
