@@ -235,3 +235,41 @@ struct ReaderPathTests {
         #expect(ReaderScreen.absolutePath("~/x.txt") == NSHomeDirectory() + "/x.txt")
     }
 }
+
+@Suite("Reader opening")
+struct ReaderOpeningTests {
+    @Test func aBooksNotesAreShownOnceWhenItOpens() throws {
+        let noted = BookDocument(id: "n", title: "Noted", path: "/n", format: .plainText, text: BookText(ReaderFixture.string),
+                                 chapters: [], notes: ["Invalid UTF-8 was replaced in 2 places."])
+        let harness = ReaderHarness(books: ["/l": ReaderFixture.document(path: "/l"), "/n": noted], bookPath: "/l")
+        harness.reader.openFile(path: "/n")
+        try harness.send(.wake)
+        #expect(harness.lines.contains { $0.contains("About this book") })
+        #expect(harness.lines.contains { $0.contains("Invalid UTF-8 was replaced in 2 places.") })
+        try harness.press(.enter)
+        try harness.press(.character(" "))
+        #expect(!harness.lines.contains { $0.contains("About this book") })
+    }
+
+    @Test func aReaderThatNeverAppearedKeepsItsRestoredPlaceWithoutReadingTheBook() throws {
+        var loads = 0
+        let environment = ReaderEnvironment(store: InMemoryPreferenceStore(), dataFolder: URL(fileURLWithPath: "/nonexistent"),
+                                            load: { _ in loads += 1; return ReaderFixture.document() }, pageCountReady: {})
+        let engine = RestorationEngine(duplicatePolicy: .fail)
+        let header = RestorationHeader(appVersion: "t", timestamp: Date(), terminalColumns: 80, terminalRows: 24)
+        let first = ReaderScreen(environment: environment)
+        first.open(ReaderFixture.document(path: "/books/tide.txt"), at: 321, announce: false)
+        let data = try engine.preserve(root: first, header: header).data
+
+        let hidden = ReaderScreen(environment: environment)
+        _ = try engine.restore(from: data, root: hidden)
+        #expect(hidden.document == nil)
+        #expect(loads == 0)
+        // Saved again (the app quits while another tab is shown): the same place goes back.
+        let again = ReaderScreen(environment: environment)
+        _ = try engine.restore(from: try engine.preserve(root: hidden, header: header).data, root: again)
+        again.openInitialBookIfNeeded()
+        #expect(loads == 1)
+        #expect(again.anchor == 321)
+    }
+}
