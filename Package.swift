@@ -72,12 +72,17 @@ let package = Package(
             dependencies: ["BookFront"],
             path: "Benchmarks/bench-characters"
         ),
+        .executableTarget(
+            name: "bench-book",
+            dependencies: ["BookFront", "Screens", "Terminal", "Defaults", "PropertyList"],
+            path: "Benchmarks/bench-book"
+        ),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"], resources: [.copy("Crafted")]),
         .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive", "PropertyList"]),
         .testTarget(name: "EndToEndTests"),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "Terminal", "Defaults", "PropertyList"]),
-        .testTarget(name: "WonderlandAppTests", dependencies: ["WonderlandApp", "Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive"]),
+        .testTarget(name: "WonderlandAppTests", dependencies: ["WonderlandApp", "BookFront", "MapFront", "Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive"]),
         .testTarget(name: "DefaultsTests", dependencies: ["Defaults", "PropertyList", "KeyedArchive"]),
         .testTarget(name: "MapFrontTests", dependencies: ["MapFront", "Screens", "Terminal", "Defaults", "PropertyList", "KeyedArchive", "Restoration"]),
         .testTarget(name: "BookFrontTests", dependencies: ["BookFront", "Screens", "Terminal", "Defaults", "PropertyList", "KeyedArchive", "Restoration"]),

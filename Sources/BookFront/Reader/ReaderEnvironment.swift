@@ -1,0 +1,55 @@
+import Defaults
+import Foundation
+import PropertyList
+import Terminal
+
+/// What the reader needs from the app: the defaults store, where books live, what the command
+/// line asked for, and how to open a file (tests pass their own loader).
+public struct ReaderEnvironment {
+    public var store: PreferenceStore
+    public var dataFolder: URL
+    /// `--book PATH`: opened instead of the book that was open.
+    public var bookPath: String?
+    public var load: (String) throws -> BookDocument
+    /// Called on a worker thread when a page count is ready (the app posts a wake-up).
+    public var pageCountReady: @Sendable () -> Void
+
+    public init(store: PreferenceStore, dataFolder: URL, bookPath: String? = nil,
+                load: @escaping (String) throws -> BookDocument = { try BookLoader.load(path: $0) },
+                pageCountReady: @escaping @Sendable () -> Void = { Wakeup.post() }) {
+        self.store = store
+        self.dataFolder = dataFolder
+        self.bookPath = bookPath
+        self.load = load
+        self.pageCountReady = pageCountReady
+    }
+
+    // MARK: settings (Resources/Settings.bundle)
+
+    /// WLTextWidth, 40–120, 72 when unset.
+    public var textWidth: Int {
+        let value = store.object(forKey: "WLTextWidth").flatMap(DefaultsConversion.integer) ?? 72
+        return min(max(value, 20), 400)
+    }
+
+    public var showsPageNumbers: Bool {
+        store.object(forKey: "WLShowPageNumbers").flatMap(DefaultsConversion.bool) ?? true
+    }
+
+    /// WLJustifyText: spread the words of every line but a paragraph's last to the full width.
+    public var justifiesText: Bool {
+        store.object(forKey: "WLJustifyText").flatMap(DefaultsConversion.bool) ?? false
+    }
+
+    /// WLTheme: the page's colours ("terminal" keeps the terminal's own).
+    public var pageStyle: Style {
+        switch store.object(forKey: "WLTheme").flatMap(DefaultsConversion.string) {
+        case "paper": return Style(foreground: .black, background: .white)
+        case "sepia": return Style(foreground: .black, background: .yellow)
+        case "night": return Style(foreground: .white, background: .black)
+        default: return .plain
+        }
+    }
+
+    public static let settingKeys: Set<String> = ["WLTextWidth", "WLShowPageNumbers", "WLJustifyText", "WLTheme"]
+}

@@ -1,0 +1,206 @@
+import Foundation
+import Screens
+import Terminal
+
+extension ReaderScreen {
+    var readerBindings: [KeyBinding] {
+        var bindings = [
+            KeyBinding([.character(" "), .pageDown, .right, .character("l")], label: "Space", help: "Next page") { [unowned self] in self.nextPage() },
+            KeyBinding([.character("b"), .pageUp, .left, .character("h")], label: "b", help: "Previous page") { [unowned self] in self.previousPage() },
+            KeyBinding(.character("]"), help: "Next chapter", showsInHintBar: false) { [unowned self] in self.nextChapter() },
+            KeyBinding(.character("["), help: "Previous chapter", showsInHintBar: false) { [unowned self] in self.previousChapter() },
+            KeyBinding([.home, .character("g")], label: "g", help: "Beginning of the book", showsInHintBar: false) { [unowned self] in self.goToStart() },
+            KeyBinding([.end, .character("G")], label: "G", help: "End of the book", showsInHintBar: false) { [unowned self] in self.goToEnd() },
+            KeyBinding(.character("t"), help: "Contents") { [unowned self] in self.showContents() },
+            KeyBinding(.character("/"), help: "Search") { [unowned self] in self.askForSearch() },
+            KeyBinding(.character("n"), help: "Next match", showsInHintBar: false) { [unowned self] in self.findNext(backward: false) },
+            KeyBinding(.character("N"), help: "Previous match", showsInHintBar: false) { [unowned self] in self.findNext(backward: true) },
+            KeyBinding(.character("a"), help: "Add a bookmark", showsInHintBar: false) { [unowned self] in self.addBookmark() },
+            KeyBinding(.character("B"), help: "Bookmarks") { [unowned self] in self.showBookmarks() },
+            KeyBinding(.character("o"), help: "Open a file") { [unowned self] in self.askForFile() },
+        ]
+        if document == nil { bindings = bindings.filter { $0.keys.contains(.character("o")) } }
+        return bindings
+    }
+
+    func handleReaderEvent(_ event: Event) throws -> Bool {
+        if case .mouse(let mouse) = event {
+            switch mouse.kind {
+            case .wheelDown: clearMessage(); nextPage(); return true
+            case .wheelUp: clearMessage(); previousPage(); return true
+            default: return false
+            }
+        }
+        if case .key = event { clearMessage() }
+        return try runBindings(event)
+    }
+
+    private func clearMessage() {
+        if message != nil { message = nil; setNeedsDisplay() }
+    }
+
+    func move(to offset: Int) {
+        anchor = clamp(offset)
+        savePosition()
+        setNeedsDisplay()
+    }
+
+    // MARK: pages
+
+    public func nextPage() {
+        guard let layout = currentLayout(), let top = layout.position(of: anchor) else { return }
+        let shown = layout.lines(from: top, count: pageHeight + 1)
+        guard shown.count > pageHeight else { message = "End of the book."; return }
+        move(to: shown[pageHeight].line.start)
+    }
+
+    public func previousPage() {
+        guard let layout = currentLayout(), let top = layout.position(of: anchor) else { return }
+        guard layout.previous(top) != nil else { message = "Beginning of the book."; return }
+        move(to: layout.line(at: layout.move(top, by: -pageHeight)).start)
+    }
+
+    public func goToStart() { move(to: 0) }
+
+    public func goToEnd() {
+        guard let layout = currentLayout(), let top = layout.lastPageTop(height: pageHeight) else { return }
+        move(to: layout.line(at: top).start)
+    }
+
+    // MARK: chapters
+
+    public func nextChapter() {
+        guard let document, let top = topLineOffset else { return }
+        let topEnd = pageLines().first?.line.range.upperBound ?? top
+        guard let next = document.chapters.first(where: { $0.offset >= topEnd }) else { message = "This is the last chapter."; return }
+        move(to: next.offset)
+    }
+
+    public func previousChapter() {
+        guard let document, let top = topLineOffset else { return }
+        guard let previous = document.chapters.last(where: { $0.offset < top }) else { message = "This is the first chapter."; return }
+        move(to: previous.offset)
+    }
+
+    public func showContents() {
+        guard let document else { return }
+        guard !document.chapters.isEmpty else { message = "This book has no chapters."; return }
+        let items = document.chapters.enumerated().map { ListItem(id: String($0.offset), title: $0.element.title,
+                                                                  detail: "\(Int(Double($0.element.offset) * 100 / Double(max(1, document.text.count))))%") }
+        let current = topLineOffset.flatMap { document.chapterIndex(containing: $0) }.map(String.init)
+        present(ReaderListModal(title: "Contents", items: items, selectedID: current) { [weak self] id in
+            guard let self, let id, let index = Int(id), document.chapters.indices.contains(index) else { return }
+            self.move(to: document.chapters[index].offset)
+        })
+    }
+
+    // MARK: search
+
+    public func askForSearch() {
+        guard document != nil else { return }
+        present(Prompt(title: "Search", message: "Find in the book (letters match either case):", text: searchQuery ?? "") { [weak self] text in
+            guard let self, let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return }
+            self.search(for: text)
+        })
+    }
+
+    /// Starts a search at the top of the page.
+    public func search(for query: String) {
+        searchQuery = query
+        currentMatch = nil
+        let start = (topLineOffset ?? anchor) - 1
+        find(query, from: start, backward: false)
+    }
+
+    public func findNext(backward: Bool) {
+        guard let query = searchQuery else { message = "Search first with /."; return }
+        find(query, from: currentMatch?.lowerBound ?? (topLineOffset ?? anchor), backward: backward)
+    }
+
+    private func find(_ query: String, from offset: Int, backward: Bool) {
+        guard let document else { return }
+        guard let hit = BookSearch.find(query, in: document.text, from: offset, backward: backward) else {
+            currentMatch = nil
+            message = "No match for “\(query)”."
+            setNeedsDisplay()
+            return
+        }
+        currentMatch = hit.range
+        if hit.wrapped { message = backward ? "Search went round to the end." : "Search went round to the beginning." }
+        let lines = pageLines()
+        let shown = (lines.first?.line.start ?? 0)..<(lines.last?.line.range.upperBound ?? 0)
+        if !shown.contains(hit.range.lowerBound) { move(to: hit.range.lowerBound) } else { setNeedsDisplay() }
+    }
+
+    // MARK: bookmarks
+
+    public func addBookmark() {
+        guard let document, let top = topLineOffset else { return }
+        do {
+            var marks = try storage.bookmarks(forBook: document.id)
+            guard !marks.contains(where: { $0.offset == top }) else { message = "This page is already bookmarked."; return }
+            marks.append(Bookmark(offset: top, title: pageSummary()))
+            try storage.setBookmarks(marks, forBook: document.id)
+            message = "Bookmark added."
+        } catch {
+            message = "Bookmarks could not be saved: \(error)"
+        }
+        setNeedsDisplay()
+    }
+
+    /// The first words of the page, for a bookmark's title.
+    func pageSummary() -> String {
+        guard let document else { return "" }
+        let text = pageLines().prefix(3).map { LineRenderer.string(of: $0.line, in: document.text) }.joined(separator: " ")
+        let words = text.split(separator: " ").prefix(8).joined(separator: " ")
+        return DisplayWidth.truncate(words, to: 48)
+    }
+
+    func bookmarkItems() throws -> [ListItem] {
+        guard let document else { return [] }
+        return try storage.bookmarks(forBook: document.id).map { mark in
+            let chapter = document.chapterIndex(containing: mark.offset).map { document.chapters[$0].title }
+            return ListItem(id: String(mark.offset), title: mark.title, detail: chapter ?? "\(mark.offset * 100 / max(1, document.text.count))%")
+        }
+    }
+
+    public func showBookmarks() {
+        guard document != nil else { return }
+        let items: [ListItem]
+        do { items = try bookmarkItems() } catch {
+            present(Alert(title: "Bookmarks", message: "The bookmarks of this book could not be read: \(error)"))
+            return
+        }
+        let list = ReaderListModal(title: "Bookmarks", items: items) { [weak self] id in
+            guard let self, let id, let offset = Int(id) else { return }
+            self.move(to: offset)
+        }
+        list.emptyMessage = "No bookmarks yet: press a on a page to add one."
+        list.rowActions = [(keys: [.character("d"), .delete], label: "d", help: "Delete the bookmark", action: { [weak self, unowned list] item in
+            self?.confirmDeletion(of: item, in: list)
+        })]
+        present(list)
+    }
+
+    private func confirmDeletion(of item: ListItem, in list: ReaderListModal) {
+        present(Confirm(title: "Delete bookmark", message: "Delete “\(item.title)”?") { [weak self, weak list] yes in
+            guard yes, let self, let document = self.document, let offset = Int(item.id) else { return }
+            do {
+                let kept = try self.storage.bookmarks(forBook: document.id).filter { $0.offset != offset }
+                try self.storage.setBookmarks(kept, forBook: document.id)
+                list?.items = try self.bookmarkItems()
+            } catch {
+                self.message = "Bookmarks could not be saved: \(error)"
+            }
+        })
+    }
+
+    // MARK: files
+
+    public func askForFile() {
+        present(Prompt(title: "Open a book", message: "Path of a .txt, .md or .epub file:", text: document?.path ?? "") { [weak self] path in
+            guard let self, let path else { return }
+            self.openFile(path: path)
+        })
+    }
+}

@@ -1,0 +1,222 @@
+import Defaults
+import Foundation
+import KeyedArchive
+import Screens
+import Terminal
+
+/// The Book tab's reader (restoration identifier "Book"). Its place is the byte offset of the
+/// text at the top of the page — never a page number — so a relaunch at another width shows
+/// the page whose top line holds the same sentence.
+public final class ReaderScreen: Screen {
+    public static let identifier = "Book"
+    let environment: ReaderEnvironment
+    let storage: ReaderStorage
+    public private(set) var document: BookDocument?
+    /// The reading position: the page shown is the one whose top line holds this offset.
+    public internal(set) var anchor = 0
+    /// A place decoded from the restoration archive, applied when the book is opened.
+    var savedPlace: SavedPlace?
+    var didOpenInitialBook = false
+
+    var layout: TextLayout?
+    var lineCount: LineCount?
+    /// The top line's number for the last anchor asked about (a draw asks several times).
+    var lineNumberCache: (anchor: Int, width: Int, totalLines: Int, line: Int)?
+    /// Counts pages in the background; `cancel()` stops a count nobody will read.
+    public let counter: BackgroundLineCounter
+    /// The geometry of the last frame (keys before the first frame use these).
+    public private(set) var textWidth = 72
+    public private(set) var pageHeight = 20
+
+    public internal(set) var searchQuery: String?
+    public internal(set) var currentMatch: Range<Int>?
+    /// One line of news under the page ("no match", "bookmark added"), cleared by the next key.
+    public internal(set) var message: String?
+    private var observation: PreferenceObservation?
+
+    struct SavedPlace {
+        var path: String?
+        var bookID: String?
+        var offset: Int
+    }
+
+    public init(environment: ReaderEnvironment) {
+        self.environment = environment
+        storage = ReaderStorage(store: environment.store)
+        counter = BackgroundLineCounter(notify: environment.pageCountReady)
+        super.init(title: "Book", restorationIdentifier: Self.identifier)
+        observation = environment.store.addChangeObserver { [weak self] changed in
+            guard let self, !changed.isDisjoint(with: ReaderEnvironment.settingKeys) else { return }
+            self.setNeedsDisplay()
+        }
+    }
+
+    deinit { counter.cancel() }
+
+    // Overrides live here (Swift does not allow them in extensions); the work is in the
+    // extensions by topic: drawing, commands, restoration.
+    public override func draw(in canvas: Canvas) { drawReader(in: canvas) }
+    public override var keyBindings: [KeyBinding] { readerBindings }
+    public override func handle(_ event: Event) throws -> Bool { try handleReaderEvent(event) }
+    func runBindings(_ event: Event) throws -> Bool { try super.handle(event) }
+    public override func encodeRestorableState(with coder: KeyedArchiver) throws { try encodePlace(with: coder) }
+    public override func decodeRestorableState(with coder: KeyedUnarchiver) throws { try decodePlace(with: coder) }
+
+    // MARK: opening books
+
+    public override func viewWillAppear() {
+        openInitialBookIfNeeded()
+    }
+
+    /// The book for the first appearance: `--book`, else the one restored, else the default.
+    func openInitialBookIfNeeded() {
+        guard !didOpenInitialBook else { return }
+        didOpenInitialBook = true
+        let place = savedPlace
+        savedPlace = nil
+        if let given = environment.bookPath {
+            let path = Self.absolutePath(given)
+            do {
+                let book = try environment.load(path)
+                open(book, at: place?.bookID == book.id ? place?.offset : nil, announce: true)
+                return
+            } catch {
+                showError(error, opening: path)
+            }
+        }
+        if let place, let path = place.path {
+            do {
+                let book = try environment.load(path)
+                if book.id == place.bookID {
+                    open(book, at: place.offset, announce: false)
+                } else {
+                    open(book, at: nil, announce: false)
+                    message = "The book at \(path) changed since you last read it."
+                }
+                return
+            } catch {
+                message = "Could not reopen \(path): \(error)"
+            }
+        }
+        let url = BookLibrary.defaultBookURL(dataFolder: environment.dataFolder)
+        if FileManager.default.fileExists(atPath: url.path) {
+            do { open(try environment.load(url.path), at: nil, announce: false) } catch { showError(error, opening: url.path) }
+        }
+    }
+
+    /// Shows `book` at `offset`, or at its saved reading position, or at its start.
+    public func open(_ book: BookDocument, at offset: Int?, announce: Bool) {
+        document = book
+        layout = nil
+        lineCount = nil
+        currentMatch = nil
+        anchor = clamp(offset ?? storage.position(forBook: book.id) ?? 0)
+        savePosition()
+        if !book.notes.isEmpty {
+            if announce, application != nil {
+                present(Alert(title: "About this book", message: book.notes.joined(separator: "\n")))
+            } else {
+                message = book.notes.joined(separator: " ")
+            }
+        }
+        setNeedsDisplay()
+    }
+
+    /// Opens a file by path; on failure the book that was open stays open.
+    public func openFile(path: String) {
+        let trimmed = path.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return }
+        let expanded = Self.absolutePath(trimmed)
+        do {
+            open(try environment.load(expanded), at: nil, announce: true)
+        } catch {
+            showError(error, opening: expanded)
+        }
+    }
+
+    /// `~` expanded and a relative path made absolute, so the path saved for the next launch
+    /// still names the file when the app is started from another folder.
+    static func absolutePath(_ path: String) -> String {
+        let expanded = (path as NSString).expandingTildeInPath
+        guard !expanded.hasPrefix("/") else { return expanded }
+        return URL(fileURLWithPath: expanded, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath + "/")).standardizedFileURL.path
+    }
+
+    func showError(_ error: Error, opening path: String) {
+        let text = (error as? BookLoadError)?.description ?? "\(path): \(error)"
+        message = "Could not open \(path)"
+        if application != nil {
+            present(Alert(title: "Cannot open this book", message: text + (document.map { "\n\nStill reading \($0.title)." } ?? "")))
+        }
+    }
+
+    func clamp(_ offset: Int) -> Int {
+        guard let document, document.text.count > 0 else { return 0 }
+        return min(max(0, offset), document.text.count - 1)
+    }
+
+    func savePosition() {
+        guard let document else { return }
+        storage.setPosition(anchor, forBook: document.id)
+    }
+
+    // MARK: layout
+
+    /// The layout at the current width, made on demand; a new width starts a new page count.
+    func currentLayout() -> TextLayout? {
+        guard let document else { return nil }
+        if let layout, layout.width == textWidth { return layout }
+        let fresh = TextLayout(text: document.text, width: textWidth)
+        layout = fresh
+        if lineCount?.width != textWidth {
+            lineCount = nil
+            counter.start(document: document, width: textWidth)
+        }
+        return fresh
+    }
+
+    /// Updates the geometry from the region the reader draws in.
+    func adopt(canvasWidth: Int, canvasHeight: Int) {
+        let margin = canvasWidth >= 60 ? 2 : 1
+        textWidth = max(10, min(canvasWidth - 2 * margin, environment.textWidth))
+        pageHeight = max(1, canvasHeight - 2)
+    }
+
+    /// The lines of the page now shown.
+    public func pageLines() -> [(position: TextLayout.Position, line: LaidOutLine)] {
+        guard let layout = currentLayout(), let top = layout.position(of: anchor) else { return [] }
+        return layout.lines(from: top, count: pageHeight)
+    }
+
+    /// Where the top line starts (the saved place snapped to its line at this width).
+    public var topLineOffset: Int? { pageLines().first?.line.start }
+
+    public override func handleWake() -> Bool {
+        guard let result = counter.takeResult(), result.bookID == document?.id, result.count.width == textWidth else { return false }
+        lineCount = result.count
+        return true
+    }
+
+    /// "page X of Y" for this width and height; nil while the pages are being counted.
+    public var pageNumber: (current: Int, total: Int)? {
+        guard let lineCount, lineCount.width == textWidth, let layout = currentLayout() else { return nil }
+        let total = max(1, (lineCount.totalLines + pageHeight - 1) / pageHeight)
+        let lines = pageLines()
+        if let last = lines.last, layout.next(last.position) == nil { return (total, total) }
+        let line: Int
+        if let cached = lineNumberCache, cached.anchor == anchor, cached.width == textWidth, cached.totalLines == lineCount.totalLines {
+            line = cached.line
+        } else {
+            line = lineCount.lineNumber(of: anchor, in: layout)
+            lineNumberCache = (anchor, textWidth, lineCount.totalLines, line)
+        }
+        let current = line / pageHeight + 1
+        return (min(current, total), total)
+    }
+
+    public var percent: Int {
+        guard let document, document.text.count > 0 else { return 0 }
+        if let layout = currentLayout(), let last = pageLines().last, layout.next(last.position) == nil { return 100 }
+        return Int(Double(topLineOffset ?? anchor) * 100 / Double(document.text.count))
+    }
+}

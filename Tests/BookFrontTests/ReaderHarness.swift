@@ -1,0 +1,59 @@
+import Defaults
+import Foundation
+@testable import BookFront
+import Screens
+import Terminal
+
+/// One reader in an `Application` on a headless terminal, driven a key at a time.
+final class ReaderHarness {
+    let terminal: HeadlessTerminal
+    let app: Application
+    let reader: ReaderScreen
+    let store: PreferenceStore
+
+    /// `books` are what the loader finds by path; any other path fails as a missing file would.
+    init(books: [String: BookDocument] = [:], bookPath: String? = nil, store: PreferenceStore = InMemoryPreferenceStore(),
+         columns: Int = 60, rows: Int = 16, dataFolder: URL = URL(fileURLWithPath: "/nonexistent-wl-data"),
+         prepare: (ReaderScreen) -> Void = { _ in }) {
+        self.store = store
+        let environment = ReaderEnvironment(store: store, dataFolder: dataFolder, bookPath: bookPath, load: { path in
+            guard let book = books[path] else { throw BookLoadError(path: path, reason: "no such file") }
+            return book
+        }, pageCountReady: {})
+        reader = ReaderScreen(environment: environment)
+        prepare(reader)
+        terminal = HeadlessTerminal(size: Size(columns: columns, rows: rows))
+        app = Application(terminal: terminal, root: reader)
+        app.minimumSize = Size(columns: 20, rows: 6)
+        app.launch()
+    }
+
+    func press(_ keys: Key...) throws {
+        for key in keys { terminal.enqueue(.key(key)) }
+        try app.processPendingEvents()
+    }
+
+    func type(_ text: String) throws {
+        for character in text { terminal.enqueue(.key(.character(character))) }
+        try app.processPendingEvents()
+    }
+
+    func send(_ event: Event) throws {
+        terminal.enqueue(event)
+        try app.processPendingEvents()
+    }
+
+    /// Waits (bounded) for the background page count, then delivers the wake-up.
+    func waitForPageCount() throws {
+        for _ in 0..<400 where reader.pageNumber == nil {
+            usleep(5_000)
+            try send(.wake)
+        }
+    }
+
+    var lines: [String] { terminal.lines }
+    /// The page text: the rows between the title row and the progress row (the hint bar is last).
+    var page: [String] { Array(lines.dropLast(2).dropFirst()).map { $0.trimmingCharacters(in: .whitespaces) } }
+    var progress: String { lines[lines.count - 2] }
+    var topLine: String { page.first ?? "" }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+/// The Book tab with the real binary in tmux: the reading position is a place in the text, so
+/// a relaunch in a narrower terminal shows the page whose top line holds the same words.
+@Suite("Book journeys in tmux")
+struct BookJourneyTests {
+    /// A made-up book where every word is different (so "the same sentence" can be checked by
+    /// one word): CRLF line ends, paragraphs hard-wrapped at about 66 columns, chapter headings.
+    static func fixture() -> String {
+        let syllables = ["ka", "lo", "mi", "ne", "su", "ta", "vo", "ri", "pe", "du", "ga", "ho", "zu", "be", "fi", "wa"]
+        var counter = 0
+        func word() -> String {
+            counter += 1
+            var n = counter, result = ""
+            repeat { result += syllables[n % syllables.count]; n /= syllables.count } while n > 0
+            return result + "x"
+        }
+        var text = ""
+        for chapter in ["I", "II", "III", "IV"] {
+            text += "CHAPTER \(chapter)\r\n\r\n"
+            for _ in 0..<14 {
+                var line = "", lines: [String] = []
+                for index in 0..<70 {
+                    let next = word() + (index % 9 == 8 ? "." : "")
+                    if line.count + next.count + 1 > 66 { lines.append(line); line = next } else { line += line.isEmpty ? next : " " + next }
+                }
+                lines.append(line)
+                text += lines.joined(separator: "\r\n") + "\r\n\r\n"
+            }
+        }
+        return text
+    }
+
+    @Test("page on at 120 columns, quit, relaunch at 60: the first frame's top line holds the same words")
+    func samePlaceAtAnotherWidth() throws {
+        // The placeholder loader's id is Swift's per-process seeded Hasher; deterministic
+        // hashing keeps it stable between the two launches (the real loader hashes the content).
+        let tmux = try TmuxSession(columns: 120, rows: 30, environment: ["SWIFT_DETERMINISTIC_HASHING": "1"])
+        let book = tmux.home.appendingPathComponent("tide-fixture.txt")
+        try Data(Self.fixture().utf8).write(to: book)
+        try tmux.launchApp("-WLTextWidth 110 --book \(book.path)")
+        try tmux.type("3")
+        try tmux.waitForText("CHAPTER I")
+        for _ in 0..<5 { try tmux.type(" ") }
+        let wide = try tmux.waitFor("the sixth page") { lines in lines.count > 28 && lines[28].contains("page 6 of") }
+        let topWords = wide[2].split(separator: " ")
+        #expect(wide[2].count > 80, "the wide page uses the text width of 110")
+        let firstWord = try #require(topWords.first.map(String.init))
+        try tmux.type("q")
+        try tmux.waitForText("exit=0")
+
+        try tmux.resize(columns: 60, rows: 30)
+        try tmux.waitFor("a 60-column pane") { _ in (try? tmux.paneRows()) == 30 }
+        let frame = try tmux.launchForFirstFrame()
+        tmux.check(frame[0].contains("3 Book"), "the Book tab is back")
+        tmux.check(frame[2].split(separator: " ").contains(Substring(firstWord)),
+                   "the top line at 60 columns (“\(frame[2])”) holds “\(firstWord)”, the first word at 120 columns")
+        tmux.check(frame[2].count <= 60)
+        try tmux.type("q")
+        try tmux.waitForText("exit=0")
+    }
+}
