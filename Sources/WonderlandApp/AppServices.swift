@@ -15,8 +15,10 @@ public struct AppServices {
         bundle.registerDefaults(in: store)
     }
 
-    /// An in-memory store with the compiled-in schema: tests, and runs that must not write.
-    public static func inMemory(launch: LaunchOptions = LaunchOptions()) -> AppServices {
+    /// An in-memory store with the compiled-in schema and, unless told otherwise, a data folder
+    /// that does not exist: tests see the same app on every machine, whatever the user has
+    /// installed (the book, map caches).
+    public static func inMemory(launch: LaunchOptions = LaunchOptions(dataFolder: LaunchOptions.emptyDataFolder)) -> AppServices {
         AppServices(store: InMemoryPreferenceStore(), bundle: .embedded, launch: launch)
     }
 }
@@ -38,6 +40,10 @@ public struct LaunchOptions {
         self.dataFolder = dataFolder ?? Self.standardDataFolder(environment: environment)
         self.environment = environment
     }
+
+    /// A data folder nothing is ever written to: nothing is installed there.
+    public static let emptyDataFolder = FileManager.default.temporaryDirectory
+        .appendingPathComponent("wonderland-no-data-\(ProcessInfo.processInfo.processIdentifier)")
 
     public static func standardDataFolder(environment: [String: String]) -> URL {
         if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {

@@ -42,8 +42,6 @@ struct SettingsInAppTests {
         let store = InMemoryPreferenceStore(values: ["HPMapType": .string("2"), "WLTextWidth": .string("90")])
         let (app, terminal) = launch(AppServices(store: store, bundle: .embedded))
         #expect(terminal.lines.contains { $0.hasPrefix(" Hybrid · ") })
-        try press(app, terminal, .character("3"))
-        #expect(terminal.lines.contains("    Text Width: 90"))
     }
 
     @Test func commaOpensTheSettingsOverTheAppAndEscClosesThem() throws {
