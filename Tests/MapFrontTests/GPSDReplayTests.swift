@@ -63,8 +63,11 @@ struct GPSDReplayTests {
 
         // In a process group of its own, so one signal ends gpsfake and the gpsd it runs.
         // (posix_spawn, not Process: Process cannot put the child in a new group.)
-        // -1: play the log once; -c: a tenth of a second between sentences; -q: quiet.
-        let group = try Self.spawnInOwnGroup([gpsfake, "-P", String(port), "-1", "-q", "-c", "0.1", Self.fixture.path], output: log.path)
+        // -n: gpsd reads the fake GPS before any client watches (without it, a client that
+        // connects before gpsfake has added its device is sometimes never given one); the log
+        // then plays in a loop, so whenever the source gets there it sees fixes.
+        // -c: a tenth of a second between sentences; -q: quiet.
+        let group = try Self.spawnInOwnGroup([gpsfake, "-P", String(port), "-n", "-q", "-c", "0.1", Self.fixture.path], output: log.path)
         defer {
             // gpsfake ignores SIGTERM while it replays; SIGKILL to the group ends it and its gpsd.
             kill(-group, SIGKILL)
@@ -92,10 +95,15 @@ struct GPSDReplayTests {
             let match = track.first { abs($0.coordinate.latitude - fix.coordinate.latitude) < 1e-6
                 && abs($0.coordinate.longitude - fix.coordinate.longitude) < 1e-6 }
             #expect(match != nil, "\(fix.coordinate) is not on the track")
-            #expect(fix.course == 45)
-            #expect(abs((fix.speed ?? 0) - 5.144) < 0.001)
+            // gpsd reports a cycle's GGA position before its RMC course when it joins mid-cycle.
+            if fix.course != nil {
+                #expect(fix.course == 45)
+                #expect(abs((fix.speed ?? 0) - 5.144) < 0.001)
+            }
         }
-        // The walk goes north-east: each new fix is further along.
-        #expect(zip(seen, seen.dropFirst()).allSatisfy { $0.coordinate.latitude < $1.coordinate.latitude })
+        #expect(seen.filter { $0.course == 45 }.count >= 2, "\(seen)")
+        // The walk goes north-east: fixes move up the track (once round the loop at most).
+        let steps = zip(seen, seen.dropFirst()).filter { $0.coordinate.latitude < $1.coordinate.latitude }.count
+        #expect(steps >= seen.count - 2, "\(seen)")
     }
 }

@@ -90,6 +90,9 @@ struct GPSDSessionTests {
         session.received(.devices(count: 0), at: 100)
         #expect(session.statusText(at: 101) == "gpsd: no GPS device")
         #expect(session.statusText(at: 112) == "gpsd: no fix for 12 s (no GPS device)")
+        // gpsfake adds its device after the first client came: no longer "no device".
+        session.received(.other(className: "DEVICE"), at: 113)
+        #expect(session.statusText(at: 113) == "gpsd: no fix for 13 s")
     }
 
     @Test func theStartOfACycleDoesNotUndoAFix() {

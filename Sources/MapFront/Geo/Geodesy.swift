@@ -5,13 +5,16 @@ public enum Geodesy {
     /// Mean Earth radius (IUGG), metres.
     public static let earthRadius = 6_371_008.8
 
-    /// Great-circle distance in metres (haversine: stable for short and antipodal distances).
+    /// Great-circle distance in metres. The atan2 form (Vincenty's, on a sphere) rather than
+    /// haversine: haversine's asin loses a fifth of a metre near the antipodes, where a pin on
+    /// the other side of the world would be; this form is exact to rounding at every distance.
     public static func distance(from a: GeoPoint, to b: GeoPoint) -> Double {
         let phi1 = a.latitude * .pi / 180, phi2 = b.latitude * .pi / 180
-        let deltaPhi = phi2 - phi1
         let deltaLambda = (b.longitude - a.longitude) * .pi / 180
-        let h = sin(deltaPhi / 2) * sin(deltaPhi / 2) + cos(phi1) * cos(phi2) * sin(deltaLambda / 2) * sin(deltaLambda / 2)
-        return 2 * earthRadius * asin(min(1, sqrt(h)))
+        let across = cos(phi2) * sin(deltaLambda)
+        let along = cos(phi1) * sin(phi2) - sin(phi1) * cos(phi2) * cos(deltaLambda)
+        let toward = sin(phi1) * sin(phi2) + cos(phi1) * cos(phi2) * cos(deltaLambda)
+        return earthRadius * atan2((across * across + along * along).squareRoot(), toward)
     }
 
     /// Initial great-circle bearing from `a` to `b`, degrees clockwise from true north in 0..<360.

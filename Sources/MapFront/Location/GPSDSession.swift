@@ -78,6 +78,9 @@ public struct GPSDSession: Sendable {
             if !newMode.hasFix { mode = newMode }
         case .devices(let count):
             deviceCount = count
+        case .other(className: "DEVICE"):
+            // A device came or went after DEVICES: the count is no longer known.
+            deviceCount = nil
         case .version, .other:
             break
         case .gpsdError(let message):
