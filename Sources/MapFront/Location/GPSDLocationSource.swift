@@ -201,7 +201,8 @@ final class GPSDReader: @unchecked Sendable {
 
     private func waitBeforeRetry(after failure: GPSDConnectionFailure) {
         guard !isStopRequested else { return }
-        let until = configuration.clock() + session.failed(failure, at: configuration.clock())
+        let failedAt = configuration.clock()
+        let until = failedAt + session.failed(failure, at: failedAt)
         publish()
         // Sleep in ticks so the countdown in the status moves, and a stop ends it at once.
         while !isStopRequested, configuration.clock() < until {
