@@ -36,6 +36,7 @@ struct GPSDReportTests {
     @Test(arguments: [
         (#"{"class":"TPV","mode":3,"lat":nan,"lon":2.35}"#, "ignored a TPV with a NaN latitude"),
         (#"{"class":"TPV","mode":3,"lat":48.8,"lon":NaN}"#, "ignored a TPV with a NaN longitude"),
+        (#"{"class":"TPV","mode":3,"lat":-nan,"lon":2.35}"#, "ignored a TPV with a NaN latitude"),
         (#"{"class":"TPV","mode":3,"lat":null,"lon":2.35}"#, "ignored a TPV with a null latitude"),
         (#"{"class":"TPV","mode":3,"lat":48.8,"lon":null}"#, "ignored a TPV with a null longitude"),
         (#"{"class":"TPV","mode":3,"lat":90.0001,"lon":2.35}"#, "ignored a TPV with a latitude out of range"),

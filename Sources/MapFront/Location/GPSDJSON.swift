@@ -166,6 +166,8 @@ public indirect enum GPSDJSON: Equatable, Sendable {
             if index < bytes.count, bytes[index] == UInt8(ascii: "-") {
                 index += 1
                 if let infinity = literal("Infinity", .number(-.infinity)) { return infinity }
+                // C's printf writes a negative NaN as "-nan".
+                if let nan = literal("nan", .number(.nan)) { return nan }
             }
             let numberBytes: ClosedRange<UInt8> = UInt8(ascii: "0")...UInt8(ascii: "9")
             while index < bytes.count,
