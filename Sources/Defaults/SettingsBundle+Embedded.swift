@@ -141,6 +141,8 @@ extension SettingsBundle {
 			<string>PSGroupSpecifier</string>
 			<key>Title</key>
 			<string>Map</string>
+			<key>FooterText</key>
+			<string>Your location: --location LAT,LON when given, else Manual Location (like 48.8566,2.3522), else gpsd at its address (empty: localhost:2947).</string>
 		</dict>
 		<!-- 4 -->
 		<dict>
@@ -197,6 +199,40 @@ extension SettingsBundle {
 		<!-- 6 -->
 		<dict>
 			<key>Type</key>
+			<string>PSTextFieldSpecifier</string>
+			<key>Title</key>
+			<string>Manual Location</string>
+			<key>Key</key>
+			<string>HPManualLocation</string>
+			<key>DefaultValue</key>
+			<string></string>
+			<key>KeyboardType</key>
+			<string>NumbersAndPunctuation</string>
+			<key>AutocapitalizationType</key>
+			<string>None</string>
+			<key>AutocorrectionType</key>
+			<string>No</string>
+		</dict>
+		<!-- 7 -->
+		<dict>
+			<key>Type</key>
+			<string>PSTextFieldSpecifier</string>
+			<key>Title</key>
+			<string>gpsd Address</string>
+			<key>Key</key>
+			<string>HPGPSDAddress</string>
+			<key>DefaultValue</key>
+			<string></string>
+			<key>KeyboardType</key>
+			<string>URL</string>
+			<key>AutocapitalizationType</key>
+			<string>None</string>
+			<key>AutocorrectionType</key>
+			<string>No</string>
+		</dict>
+		<!-- 8 -->
+		<dict>
+			<key>Type</key>
 			<string>PSRadioGroupSpecifier</string>
 			<key>Title</key>
 			<string>Units</string>
@@ -217,7 +253,7 @@ extension SettingsBundle {
 			<key>DefaultValue</key>
 			<string>km</string>
 		</dict>
-		<!-- 7 -->
+		<!-- 9 -->
 		<dict>
 			<key>Type</key>
 			<string>PSGroupSpecifier</string>
@@ -226,7 +262,7 @@ extension SettingsBundle {
 			<key>FooterText</key>
 			<string>Text width is the longest line, in columns; narrower terminals wrap sooner.</string>
 		</dict>
-		<!-- 8 -->
+		<!-- 10 -->
 		<dict>
 			<key>Type</key>
 			<string>PSSliderSpecifier</string>
@@ -245,7 +281,7 @@ extension SettingsBundle {
 			<key>MaximumValueImage</key>
 			<string>wide</string>
 		</dict>
-		<!-- 9 -->
+		<!-- 11 -->
 		<dict>
 			<key>Type</key>
 			<string>PSMultiValueSpecifier</string>
@@ -277,7 +313,7 @@ extension SettingsBundle {
 			<key>DefaultValue</key>
 			<string>terminal</string>
 		</dict>
-		<!-- 10 -->
+		<!-- 12 -->
 		<dict>
 			<key>Type</key>
 			<string>PSToggleSwitchSpecifier</string>
@@ -288,7 +324,7 @@ extension SettingsBundle {
 			<key>DefaultValue</key>
 			<true/>
 		</dict>
-		<!-- 11 -->
+		<!-- 13 -->
 		<dict>
 			<key>Type</key>
 			<string>PSToggleSwitchSpecifier</string>
@@ -299,14 +335,14 @@ extension SettingsBundle {
 			<key>DefaultValue</key>
 			<false/>
 		</dict>
-		<!-- 12 -->
+		<!-- 14 -->
 		<dict>
 			<key>Type</key>
 			<string>PSGroupSpecifier</string>
 			<key>Title</key>
 			<string>You</string>
 		</dict>
-		<!-- 13 -->
+		<!-- 15 -->
 		<dict>
 			<key>Type</key>
 			<string>PSChildPaneSpecifier</string>

@@ -1,0 +1,225 @@
+import Foundation
+import Terminal
+
+/// How the gpsd reader behaves; tests shrink the times and bring their own clock.
+public struct GPSDConfiguration: Sendable {
+    public var address: GPSDAddress
+    public var backoff: GPSDBackoff
+    /// Connected but no fix for this many seconds: the status says so.
+    public var stallAfter: Double
+    public var connectTimeout: Double
+    /// How often, in seconds, the reader looks at the clock while nothing arrives: the stall
+    /// and retry counts in the status move on this beat.
+    public var tick: Double
+    /// Seconds on a clock that never goes back.
+    public var clock: @Sendable () -> Double
+    /// Tells the main thread there is news; the run loop then calls `handleWake()`.
+    public var notify: @Sendable () -> Void
+
+    public init(address: GPSDAddress = .standard, backoff: GPSDBackoff = GPSDBackoff(), stallAfter: Double = 5,
+                connectTimeout: Double = 5, tick: Double = 1,
+                clock: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime },
+                notify: @escaping @Sendable () -> Void = { Wakeup.post() }) {
+        self.address = address
+        self.backoff = backoff
+        self.stallAfter = stallAfter
+        self.connectTimeout = connectTimeout
+        self.tick = tick
+        self.clock = clock
+        self.notify = notify
+    }
+}
+
+/// The current location from gpsd. A background thread keeps a connection (reconnecting with
+/// back-off), reads its JSON reports and leaves the latest fix and status for the main thread,
+/// which takes them in `refresh()` after the wake-up the thread posts.
+public final class GPSDLocationSource: LocationSource {
+    public let configuration: GPSDConfiguration
+    public private(set) var currentFix: LocationFix?
+    public private(set) var statusText: String
+    private var reader: GPSDReader?
+    /// The reader asked to stop last, kept so tests can see its thread end.
+    private var stoppedReader: GPSDReader?
+
+    public init(configuration: GPSDConfiguration = GPSDConfiguration()) {
+        self.configuration = configuration
+        statusText = "gpsd: connecting to \(configuration.address)"
+    }
+
+    public func start() {
+        guard reader == nil else { return }
+        let reader = GPSDReader(configuration: configuration)
+        self.reader = reader
+        let thread = Thread { reader.run() }
+        thread.name = "gpsd reader"
+        thread.start()
+    }
+
+    /// Asks the reader to end and returns at once: it wakes from any wait through its pipe.
+    public func stop() {
+        reader?.requestStop()
+        stoppedReader = reader ?? stoppedReader
+        reader = nil
+        statusText = "gpsd: stopped"
+    }
+
+    /// True once the reader thread has returned (or never ran).
+    var readerHasFinished: Bool { (reader ?? stoppedReader)?.hasFinished ?? true }
+
+    public func refresh() -> Bool {
+        guard let news = reader?.takeNews() else { return false }
+        let changed = news.fix != currentFix || news.status != statusText
+        currentFix = news.fix
+        statusText = news.status
+        return changed
+    }
+
+    deinit { reader?.requestStop() }
+}
+
+/// The reader thread's side. Its session is touched by that thread only; what it shares with
+/// the main thread (the news, the stop flag) sits behind the lock.
+final class GPSDReader: @unchecked Sendable {
+    struct News: Equatable {
+        var fix: LocationFix?
+        var status: String
+    }
+
+    private let configuration: GPSDConfiguration
+    private let lock = NSLock()
+    private var published: News?
+    private var unread = false
+    private var stopRequested = false
+    private var finished = false
+    private var session: GPSDSession
+    private var lines = GPSDLineBuffer()
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+
+    init(configuration: GPSDConfiguration) {
+        self.configuration = configuration
+        session = GPSDSession(address: configuration.address, backoff: configuration.backoff, stallAfter: configuration.stallAfter)
+        var fds: [Int32] = [-1, -1]
+        if pipe(&fds) == 0 {
+            for fd in fds {
+                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            }
+        }
+        wakeRead = fds[0]
+        wakeWrite = fds[1]
+    }
+
+    deinit {
+        if wakeRead >= 0 { close(wakeRead) }
+        if wakeWrite >= 0 { close(wakeWrite) }
+    }
+
+    func requestStop() {
+        lock.lock()
+        stopRequested = true
+        lock.unlock()
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+    }
+
+    var isStopRequested: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return stopRequested
+    }
+
+    /// The latest fix and status if they changed since the last call.
+    func takeNews() -> News? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard unread else { return nil }
+        unread = false
+        return published
+    }
+
+    func run() {
+        while !isStopRequested {
+            session.connecting()
+            publish()
+            switch GPSDSocket.connect(to: configuration.address, timeout: configuration.connectTimeout, wake: wakeRead) {
+            case .interrupted:
+                break
+            case .failed(let failure):
+                waitBeforeRetry(after: failure)
+            case .connected(let fd):
+                let failure = converse(on: fd)
+                close(fd)
+                if let failure { waitBeforeRetry(after: failure) }
+            }
+        }
+        session.stopped()
+        publish()
+        lock.lock()
+        finished = true
+        lock.unlock()
+    }
+
+    var hasFinished: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return finished
+    }
+
+    /// Reads reports until the connection ends (its failure) or a stop is asked for (nil).
+    private func converse(on fd: Int32) -> GPSDConnectionFailure? {
+        session.connected(at: configuration.clock())
+        lines.reset()
+        publish()
+        let watch = Array("?WATCH={\"enable\":true,\"json\":true}\n".utf8)
+        guard GPSDSocket.send(watch, on: fd, wake: wakeRead, timeout: configuration.connectTimeout) else {
+            return isStopRequested ? nil : .closed
+        }
+        while !isStopRequested {
+            switch GPSDSocket.read(from: fd, wake: wakeRead, timeout: configuration.tick) {
+            case .interrupted:
+                return nil
+            case .closed:
+                return .closed
+            case .failed(let message):
+                return .error(message)
+            case .idle:
+                publish()
+            case .data(let bytes):
+                let now = configuration.clock()
+                for item in lines.append(bytes) {
+                    switch item {
+                    case .line(let line): session.received(GPSDReport.parse(line), at: now)
+                    case .tooLong: session.lineTooLong(at: now)
+                    }
+                }
+                publish()
+            }
+        }
+        return nil
+    }
+
+    private func waitBeforeRetry(after failure: GPSDConnectionFailure) {
+        guard !isStopRequested else { return }
+        let failedAt = configuration.clock()
+        let until = failedAt + session.failed(failure, at: failedAt)
+        publish()
+        // Sleep in ticks so the countdown in the status moves, and a stop ends it at once.
+        while !isStopRequested, configuration.clock() < until {
+            guard GPSDSocket.pause(min(configuration.tick, max(0, until - configuration.clock())), wake: wakeRead) else { return }
+            publish()
+        }
+    }
+
+    private func publish() {
+        let news = News(fix: session.fix, status: session.statusText(at: configuration.clock()))
+        lock.lock()
+        let changed = news != published
+        if changed {
+            published = news
+            unread = true
+        }
+        lock.unlock()
+        if changed { configuration.notify() }
+    }
+}
