@@ -9,7 +9,8 @@ enum TitleDetector {
     static func title(of text: BookText, before firstChapter: Int?) -> String? {
         let limit = min(text.count, headSize, firstChapter ?? Int.max)
         let head = text.string(0..<limit)
-        let lines = head.split(separator: "\n", omittingEmptySubsequences: false)
+        // "\r\n" is one Character in Swift, so split on any line break, not on "\n".
+        let lines = head.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines.union(["\u{FEFF}"])) }
 
         for line in lines {
