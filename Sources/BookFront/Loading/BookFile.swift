@@ -84,8 +84,9 @@ extension BookText {
         bytes.withUnsafeBytes { buffer in
             guard let base = buffer.baseAddress else { return }
             let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-            let start = (range.lowerBound + page - 1) / page * page
-            let end = min(range.upperBound, buffer.count) / page * page
+            // Rounded outwards: a page dropped by mistake is only read again.
+            let start = max(0, range.lowerBound) / page * page
+            let end = min((range.upperBound + page - 1) / page * page, (buffer.count + page - 1) / page * page)
             guard end > start else { return }
             _ = madvise(UnsafeMutableRawPointer(mutating: base + start), end - start, MADV_DONTNEED)
         }

@@ -10,7 +10,7 @@ import Darwin
 /// follow a blank line are looked at closely.
 ///
 /// A heading is a whole line (leading and trailing blanks and a CR are ignored) of at most
-/// `maximumHeadingLength` bytes that follows a blank line or starts the file. The chapter's name is
+/// `maximumHeadingLength` bytes with a blank line (or the file's start or end) before and after it. The chapter's name is
 /// the text after "CHAPTER I." on the same line, or else a short one-line paragraph right under
 /// the heading (Alice's "Down the Rabbit-Hole"). A run of three or more headings with hardly any
 /// text between them is a table of contents, not the chapters, and is dropped.
@@ -26,9 +26,9 @@ public enum ChapterDetector {
         return text.withBytes { chapters(in: $0, passed: { releaser.passed($0) }) }
     }
 
-    static func chapters(in bytes: UnsafeRawBufferPointer, passed: (Int) -> Void = { _ in }) -> [BookChapter] {
+    static func chapters(in bytes: UnsafeRawBufferPointer, passed: @escaping (Int) -> Void = { _ in }) -> [BookChapter] {
         var found: [(chapter: BookChapter, end: Int)] = []
-        var lines = LineScanner(bytes: bytes)
+        var lines = LineScanner(bytes: bytes, passed: passed)
         var previousWasBlank = true
         var nextReport = PageReleaser.window
         while let line = lines.next() {
@@ -41,6 +41,9 @@ public enum ChapterDetector {
             defer { previousWasBlank = false }
             guard previousWasBlank, content.count <= maximumHeadingLength,
                   let heading = HeadingPattern.match(content) else { continue }
+            // A heading is a paragraph of its own: a line of a contents list is not.
+            var peek = LineScanner(bytes: nearby(bytes, after: line.end), from: line.end)
+            if let following = peek.next(), !following.trimmed.isEmpty { continue }
             var end = line.end
             var subtitle = heading.name
             if subtitle == nil, let under = subtitleLine(after: line, in: bytes) {
@@ -55,8 +58,15 @@ public enum ChapterDetector {
     }
 
     /// The short one-line paragraph under a heading (after at most two blank lines), if any.
+    /// The bytes up to a little after `offset`: what follows a heading is looked at only that far,
+    /// so a heading before a gigabyte-long line does not read the gigabyte.
+    private static func nearby(_ bytes: UnsafeRawBufferPointer, after offset: Int) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(rebasing: bytes[0..<min(bytes.count, offset + 1024)])
+    }
+
     private static func subtitleLine(after heading: Line, in bytes: UnsafeRawBufferPointer) -> (text: String, end: Int)? {
-        var lines = LineScanner(bytes: bytes, from: heading.end)
+        let window = nearby(bytes, after: heading.end)
+        var lines = LineScanner(bytes: window, from: heading.end)
         var blanks = 0
         while let line = lines.next() {
             let content = line.trimmed
@@ -65,7 +75,8 @@ public enum ChapterDetector {
                 if blanks > 2 { return nil }
                 continue
             }
-            guard content.count <= maximumSubtitleLength, HeadingPattern.match(content) == nil else { return nil }
+            let cutShort = line.end == window.count && window.count < bytes.count
+            guard !cutShort, content.count <= maximumSubtitleLength, HeadingPattern.match(content) == nil else { return nil }
             // A one-line paragraph: the next line is blank (or the text ends).
             if let following = lines.next(), !following.trimmed.isEmpty { return nil }
             return (String(decoding: content, as: UTF8.self), line.end)
@@ -101,23 +112,32 @@ struct Line {
 }
 
 /// Lines of a byte buffer, found with memchr so even a debug build crosses a gigabyte quickly.
+/// The search goes a window at a time and reports each window it crosses, so a single
+/// gigabyte-long "line" (a file with no line breaks) still lets the pages behind it go.
 struct LineScanner {
     let bytes: UnsafeRawBufferPointer
     var position: Int
+    var passed: ((Int) -> Void)?
 
-    init(bytes: UnsafeRawBufferPointer, from position: Int = 0) {
+    init(bytes: UnsafeRawBufferPointer, from position: Int = 0, passed: ((Int) -> Void)? = nil) {
         self.bytes = bytes
         self.position = position
+        self.passed = passed
     }
 
     mutating func next() -> Line? {
         guard position < bytes.count, let base = bytes.baseAddress else { return nil }
         let start = position
-        let end: Int
-        if let newline = memchr(base + start, 0x0A, bytes.count - start) {
-            end = base.distance(to: UnsafeRawPointer(newline)) + 1
-        } else {
-            end = bytes.count
+        var end = bytes.count
+        var searched = start
+        while searched < bytes.count {
+            let chunk = min(PageReleaser.window, bytes.count - searched)
+            if let newline = memchr(base + searched, 0x0A, chunk) {
+                end = base.distance(to: UnsafeRawPointer(newline)) + 1
+                break
+            }
+            searched += chunk
+            passed?(searched)
         }
         position = end
         // Trimming only looks at the ends, so a huge line costs nothing more here.

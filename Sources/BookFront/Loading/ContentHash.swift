@@ -28,8 +28,8 @@ public enum ContentHash {
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
-    static func value(of bytes: UnsafeRawBufferPointer, releasing text: BookText?) -> UInt64 {
-        guard bytes.count > fullHashLimit else {
+    static func value(of bytes: UnsafeRawBufferPointer, releasing text: BookText?, fullHashLimit: Int = fullHashLimit) -> UInt64 {
+        guard bytes.count > fullHashLimit, bytes.count >= 2 * edgeSize + sliceCount * sliceSize else {
             var releaser = text.map(PageReleaser.init)
             defer { releaser?.finish() }
             return XXH64.hash(bytes, seed: 0) { releaser?.passed($0) }
@@ -38,15 +38,21 @@ public enum ContentHash {
         var sample: [UInt8] = []
         sample.reserveCapacity(8 + 2 * edgeSize + sliceCount * sliceSize)
         withUnsafeBytes(of: UInt64(bytes.count).littleEndian) { sample.append(contentsOf: $0) }
-        sample.append(contentsOf: bytes[0..<edgeSize])
+        // The kernel may map a whole large folio (2 MB and more) for one touched page, so each
+        // piece gives back a margin around itself, not only its own pages.
+        let margin = 4 << 20
+        func take(_ range: Range<Int>) {
+            sample.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[range]))
+            text?.releaseResidentPages(max(0, range.lowerBound - margin)..<min(bytes.count, range.upperBound + margin))
+        }
+        take(0..<edgeSize)
         let middle = edgeSize..<(bytes.count - edgeSize)
         let stride = (middle.count - sliceSize) / (sliceCount - 1)
         for slice in 0..<sliceCount {
             let start = middle.lowerBound + slice * stride
-            sample.append(contentsOf: bytes[start..<(start + sliceSize)])
+            take(start..<(start + sliceSize))
         }
-        sample.append(contentsOf: bytes[(bytes.count - edgeSize)...])
-        text?.releaseResidentPages(0..<bytes.count)
+        take((bytes.count - edgeSize)..<bytes.count)
         return sample.withUnsafeBytes { XXH64.hash($0, seed: 1) }
     }
 }

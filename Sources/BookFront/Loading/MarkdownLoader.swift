@@ -34,6 +34,8 @@ struct MarkdownBuilder {
             add(line: line)
         }
         flushParagraph()
+        // Blank lines at the end say nothing: the text ends with one line break.
+        while output.count > 1, output[output.count - 1] == 0x0A, output[output.count - 2] == 0x0A { output.removeLast() }
     }
 
     private mutating func add(line: Substring) {
