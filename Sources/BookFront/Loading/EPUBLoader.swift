@@ -23,7 +23,7 @@ enum EPUBLoader {
         for document in package.spine {
             guard let data = try archive.read(document) else { missing += 1; continue }
             if let failure = builder.add(document: data, path: document) {
-                notes.append("\((document as NSString).lastPathComponent) is malformed at line \(failure.line); the text after that point is missing.")
+                notes.append("\((document as NSString).lastPathComponent) is malformed at line \(failure.line); its text may be incomplete.")
             }
             if XMLSafety.sanitize(data).declaredEntities {
                 notes.append("\((document as NSString).lastPathComponent) declares XML entities; they were not expanded.")

@@ -136,7 +136,8 @@ struct XHTMLTextBuilder {
         }
         var word = ""
         for character in text {
-            if character.isWhitespace {
+            // XML's blanks only: a no-break space (&nbsp;) is text and stays.
+            if character == " " || character == "\n" || character == "\t" || character == "\r" || character == "\r\n" {
                 if !word.isEmpty { emitWord(word); word = "" }
                 if !output.isEmpty, output.last != 0x0A { pendingSpace = true }
             } else {

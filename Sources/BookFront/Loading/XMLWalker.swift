@@ -35,9 +35,30 @@ final class XMLWalker: NSObject, XMLParserDelegate {
         parser.shouldProcessNamespaces = false
         parser.shouldReportNamespacePrefixes = false
         parser.delegate = walker
-        if parser.parse() { return nil }
-        let message = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "not well-formed XML"
-        return Failure(line: parser.lineNumber, message: message)
+        // libxml2 recovers from some errors (a mismatched end tag) and parse() then still returns
+        // true: the error callback and the element balance are what tell.
+        let finished = parser.parse()
+        if let line = walker.firstErrorLine {
+            return Failure(line: line, message: walker.firstErrorMessage)
+        }
+        if !finished || parser.parserError != nil {
+            return Failure(line: parser.lineNumber, message: "not well-formed XML")
+        }
+        if walker.depth != 0 || !walker.sawElement {
+            return Failure(line: parser.lineNumber, message: "the document ends before its elements are closed")
+        }
+        return nil
+    }
+
+    private var firstErrorLine: Int?
+    private var firstErrorMessage = ""
+    private var depth = 0
+    private var sawElement = false
+
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: Error) {
+        guard firstErrorLine == nil else { return }
+        firstErrorLine = max(1, parser.lineNumber)
+        firstErrorMessage = "not well-formed XML (code \((parseError as NSError).code))"
     }
 
     static func localName(_ name: String) -> String {
@@ -51,10 +72,13 @@ final class XMLWalker: NSObject, XMLParserDelegate {
             attributes[Self.localName(key)] = value
             attributes[key.lowercased()] = value  // keep "epub:type" and friends reachable by full name too
         }
+        depth += 1
+        sawElement = true
         onStart(Self.localName(elementName), attributes)
     }
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+        depth -= 1
         onEnd(Self.localName(elementName))
     }
 

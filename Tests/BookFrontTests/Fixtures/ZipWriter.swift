@@ -2,19 +2,36 @@ import Foundation
 
 /// Writes zip archives for the EPUB tests, byte by byte, so a test can build what a real tool
 /// would refuse to make: an entry named "../escape.txt", one that claims 300 MB. Entries are
-/// stored, not compressed (ZIPFoundation reads both the same way).
+/// stored, or "deflated" into stored deflate blocks (real inflating, no compression), which is
+/// how a test makes an entry inflate to more than it claims.
 struct ZipWriter {
     struct Entry {
         var path: String
         var bytes: [UInt8]
         /// The uncompressed size written in the headers; the real size when nil.
         var claimedSize: UInt32?
+        var deflated = false
     }
 
     var entries: [Entry] = []
 
-    mutating func add(_ path: String, _ text: String, claimedSize: UInt32? = nil) {
-        entries.append(Entry(path: path, bytes: Array(text.utf8), claimedSize: claimedSize))
+    mutating func add(_ path: String, _ text: String, claimedSize: UInt32? = nil, deflated: Bool = false) {
+        entries.append(Entry(path: path, bytes: Array(text.utf8), claimedSize: claimedSize, deflated: deflated))
+    }
+
+    /// A raw deflate stream of stored blocks (RFC 1951, BTYPE 00).
+    static func storedDeflate(_ bytes: [UInt8]) -> [UInt8] {
+        var output: [UInt8] = []
+        var start = 0
+        repeat {
+            let end = min(bytes.count, start + 65_535)
+            let length = UInt16(end - start)
+            output.append(end == bytes.count ? 1 : 0)
+            output += [UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
+            output += bytes[start..<end]
+            start = end
+        } while start < bytes.count
+        return output
     }
 
     func data() -> Data {
@@ -24,12 +41,14 @@ struct ZipWriter {
             let offset = UInt32(output.count)
             let name = Array(entry.path.utf8)
             let crc = ZipWriter.crc32(entry.bytes)
-            let size = UInt32(entry.bytes.count)
-            let claimed = entry.claimedSize ?? size
-            output += le32(0x0403_4B50) + le16(20) + le16(0x0800) + le16(0) + le16(0) + le16(0x21)
+            let stored = entry.deflated ? ZipWriter.storedDeflate(entry.bytes) : entry.bytes
+            let method: UInt16 = entry.deflated ? 8 : 0
+            let size = UInt32(stored.count)
+            let claimed = entry.claimedSize ?? UInt32(entry.bytes.count)
+            output += le32(0x0403_4B50) + le16(20) + le16(0x0800) + le16(method) + le16(0) + le16(0x21)
             output += le32(crc) + le32(size) + le32(claimed) + le16(UInt16(name.count)) + le16(0)
-            output += name + entry.bytes
-            central += le32(0x0201_4B50) + le16(0x031E) + le16(20) + le16(0x0800) + le16(0) + le16(0) + le16(0x21)
+            output += name + stored
+            central += le32(0x0201_4B50) + le16(0x031E) + le16(20) + le16(0x0800) + le16(method) + le16(0) + le16(0x21)
             central += le32(crc) + le32(size) + le32(claimed) + le16(UInt16(name.count)) + le16(0) + le16(0)
             central += le16(0) + le16(0) + le32(0o100644 << 16) + le32(offset) + name
         }
