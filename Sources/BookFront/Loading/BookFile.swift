@@ -32,22 +32,25 @@ enum BookFile {
     }
 
     private static func read(descriptor: Int32, size: Int, path: String) throws -> Data {
-        var data = Data(count: size)
+        // Straight into fresh memory: Data(count:) would zero 10 MB only to overwrite it.
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
         var filled = 0
-        try data.withUnsafeMutableBytes { (buffer: UnsafeMutableRawBufferPointer) in
-            while filled < size {
-                let got = Glibc.read(descriptor, buffer.baseAddress! + filled, size - filled)
-                if got < 0 {
-                    if errno == EINTR { continue }
-                    throw openError(path: path, errno: errno)
-                }
-                if got == 0 { break }  // shrank while we read: keep what is there
-                filled += got
+        while filled < size {
+            let got = Glibc.read(descriptor, buffer + filled, size - filled)
+            if got < 0 {
+                if errno == EINTR { continue }
+                let code = errno
+                buffer.deallocate()
+                throw openError(path: path, errno: code)
             }
+            if got == 0 { break }  // shrank while we read: keep what is there
+            filled += got
         }
-        guard filled > 0 else { throw BookLoadError(path: path, reason: "is empty") }
-        if filled < size { data.removeSubrange(filled..<size) }
-        return data
+        guard filled > 0 else {
+            buffer.deallocate()
+            throw BookLoadError(path: path, reason: "is empty")
+        }
+        return Data(bytesNoCopy: buffer, count: filled, deallocator: .custom({ pointer, _ in pointer.deallocate() }))
     }
 
     private static func map(descriptor: Int32, size: Int, path: String) throws -> BookText {

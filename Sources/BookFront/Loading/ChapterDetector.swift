@@ -161,8 +161,8 @@ enum HeadingPattern {
         var name: String?
     }
 
-    private static let numbered: [String] = ["CHAPTER", "Chapter", "BOOK", "Book", "PART", "Part"]
-    private static let standalone: Set<String> = ["PROLOGUE", "EPILOGUE", "PREFACE", "INTRODUCTION", "FOREWORD", "AFTERWORD"]
+    private static let numbered: [[UInt8]] = ["CHAPTER", "Chapter", "BOOK", "Book", "PART", "Part"].map { Array($0.utf8) }
+    private static let standalone: [[UInt8]] = ["PROLOGUE", "EPILOGUE", "PREFACE", "INTRODUCTION", "FOREWORD", "AFTERWORD"].map { Array($0.utf8) }
     private static let numberWords: Set<String> = [
         "ONE", "TWO", "THREE", "FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE", "TEN", "ELEVEN", "TWELVE",
         "THIRTEEN", "FOURTEEN", "FIFTEEN", "SIXTEEN", "SEVENTEEN", "EIGHTEEN", "NINETEEN", "TWENTY",
@@ -171,18 +171,19 @@ enum HeadingPattern {
         "LAST", "FINAL",
     ]
 
+    /// Called for every short line after a blank one (a paragraph's first line, mostly), so it
+    /// rejects on the raw bytes before it builds anything.
     static func match(_ line: UnsafeRawBufferPointer) -> Match? {
-        let bytes = Array(line)
-        if let match = numberedHeading(bytes) { return match }
-        var word = bytes[...]
-        if word.last == UInt8(ascii: ".") { word = word.dropLast() }
-        if standalone.contains(String(decoding: word, as: UTF8.self)) { return Match(label: word, name: nil) }
+        guard let first = line.first, first >= UInt8(ascii: "A"), first <= UInt8(ascii: "Z") else { return nil }
+        if numbered.contains(where: { line.starts(with: $0) }) { return numberedHeading(Array(line)) }
+        let word = line.last == UInt8(ascii: ".") ? UnsafeRawBufferPointer(rebasing: line.dropLast()) : line
+        if standalone.contains(where: { $0.elementsEqual(word) }) { return Match(label: Array(word)[...], name: nil) }
         return nil
     }
 
     private static func numberedHeading(_ bytes: [UInt8]) -> Match? {
-        guard let keyword = numbered.first(where: { bytes.starts(with: $0.utf8) }) else { return nil }
-        var index = keyword.utf8.count
+        guard let keyword = numbered.first(where: { bytes.starts(with: $0) }) else { return nil }
+        var index = keyword.count
         guard index < bytes.count, bytes[index] == 0x20 else { return nil }
         while index < bytes.count, bytes[index] == 0x20 { index += 1 }
         let numberStart = index
