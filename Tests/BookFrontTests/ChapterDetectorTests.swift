@@ -98,4 +98,11 @@ import Foundation
         #expect(crlf.map(\.offset) == [9, 31])
         #expect(lf.map(\.title) == crlf.map(\.title))
     }
+
+    @Test func aByteOrderMarkDoesNotHideTheFirstHeading() {
+        let text = BookText(bytes: Data([0xEF, 0xBB, 0xBF] + Array("CHAPTER 1\r\n\r\nThe Lamp\r\n\r\nText of it,\r\nwrapped.\r\n".utf8)))
+        let found = ChapterDetector.chapters(in: text)
+        #expect(found.map(\.title) == ["CHAPTER 1: The Lamp"])
+        #expect(found.first?.offset == 0)
+    }
 }

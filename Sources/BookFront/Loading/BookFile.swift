@@ -13,6 +13,23 @@ enum BookFile {
 
     /// Opens `path` as a regular, non-empty file and returns its text bytes.
     static func open(path: String) throws -> BookText {
+        try withRegularFile(path) { descriptor, size in
+            if size > mapThreshold {
+                return try map(descriptor: descriptor, size: size, path: path)
+            }
+            return BookText(bytes: try read(descriptor: descriptor, size: size, path: path))
+        }
+    }
+
+    /// The first `count` bytes of `path` (a regular, non-empty file), to tell what it is
+    /// before reading it all: an EPUB is never read whole.
+    static func head(path: String, count: Int) throws -> Data {
+        try withRegularFile(path) { descriptor, size in
+            try read(descriptor: descriptor, size: min(size, count), path: path)
+        }
+    }
+
+    private static func withRegularFile<Result>(_ path: String, _ body: (Int32, Int) throws -> Result) throws -> Result {
         let descriptor = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard descriptor >= 0 else { throw openError(path: path, errno: errno) }
         defer { close(descriptor) }
@@ -24,11 +41,7 @@ enum BookFile {
         guard kind == S_IFREG else { throw BookLoadError(path: path, reason: "is not a regular file") }
         let size = Int(status.st_size)
         guard size > 0 else { throw BookLoadError(path: path, reason: "is empty") }
-
-        if size > mapThreshold {
-            return try map(descriptor: descriptor, size: size, path: path)
-        }
-        return BookText(bytes: try read(descriptor: descriptor, size: size, path: path))
+        return try body(descriptor, size)
     }
 
     private static func read(descriptor: Int32, size: Int, path: String) throws -> Data {

@@ -21,12 +21,12 @@ public enum BookLoader {
 
     public static func load(path: String) throws -> BookDocument {
         let extensionName = (path as NSString).pathExtension.lowercased()
-        let text = try BookFile.open(path: path)
-        let sniff = text.withBytes { TextSniff.classify($0) }
+        let head = try BookFile.head(path: path, count: TextSniff.sampleSize)
+        let sniff = head.withUnsafeBytes { TextSniff.classify($0, isWholeFile: false) }
 
-        if extensionName == "epub" || (sniff == .zip && EPUBLoader.isEPUB(text)) {
+        if extensionName == "epub" || (sniff == .zip && EPUBLoader.isEPUB(head: head)) {
             guard sniff == .zip else { throw BookLoadError(path: path, reason: "is not a valid EPUB (it is not a zip archive)") }
-            return try EPUBLoader.load(path: path, archiveBytes: text)
+            return try EPUBLoader.load(path: path)
         }
         switch sniff {
         case .zip: throw BookLoadError(path: path, reason: "is a zip archive, not a book")
@@ -34,6 +34,7 @@ public enum BookLoader {
         case .binary: throw BookLoadError(path: path, reason: "looks like a binary file, not a book")
         case .text: break
         }
+        let text = try BookFile.open(path: path)
         if text.count <= TextSniff.sampleSize, text.withBytes({ $0.allSatisfy(LineScanner.isBlank) }) {
             throw BookLoadError(path: path, reason: "is empty (only blank lines)")
         }

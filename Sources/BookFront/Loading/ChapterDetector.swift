@@ -36,7 +36,10 @@ public enum ChapterDetector {
                 passed(line.start)
                 nextReport = line.start + PageReleaser.window
             }
-            let content = line.trimmed
+            var content = line.trimmed
+            if line.start == 0, content.starts(with: [0xEF, 0xBB, 0xBF]) {  // a UTF-8 byte order mark
+                content = UnsafeRawBufferPointer(rebasing: content.dropFirst(3))
+            }
             if content.isEmpty { previousWasBlank = true; continue }
             defer { previousWasBlank = false }
             guard previousWasBlank, content.count <= maximumHeadingLength,

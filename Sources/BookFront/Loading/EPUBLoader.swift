@@ -5,14 +5,11 @@ import Foundation
 /// from the headings when the book has no usable table of contents.
 enum EPUBLoader {
     /// A zip whose first entry is the EPUB "mimetype" file (what the format asks for).
-    static func isEPUB(_ text: BookText) -> Bool {
-        text.withBytes { bytes in
-            let head = UnsafeRawBufferPointer(rebasing: bytes.prefix(128))
-            return XMLSafety.find(head, "mimetypeapplication/epub+zip") != nil
-        }
+    static func isEPUB(head: Data) -> Bool {
+        XMLSafety.find(head.prefix(128), "mimetypeapplication/epub+zip") != nil
     }
 
-    static func load(path: String, archiveBytes: BookText) throws -> BookDocument {
+    static func load(path: String) throws -> BookDocument {
         let archive = try EPUBArchive(path: path)
         try EPUBProtection.check(archive)
         let package = try EPUBPackage.read(from: archive)
@@ -22,10 +19,11 @@ enum EPUBLoader {
         var missing = 0
         for document in package.spine {
             guard let data = try archive.read(document) else { missing += 1; continue }
-            if let failure = builder.add(document: data, path: document) {
+            let problems = builder.add(document: data, path: document)
+            if let failure = problems.failure {
                 notes.append("\((document as NSString).lastPathComponent) is malformed at line \(failure.line); its text may be incomplete.")
             }
-            if XMLSafety.sanitize(data).declaredEntities {
+            if problems.declaredEntities {
                 notes.append("\((document as NSString).lastPathComponent) declares XML entities; they were not expanded.")
             }
         }

@@ -9,8 +9,11 @@ enum TextSniff: Equatable {
     /// cost nothing on a 1 GB file.
     static let sampleSize = 64 * 1024
 
-    static func classify(_ bytes: UnsafeRawBufferPointer) -> TextSniff {
+    /// `isWholeFile` false: `bytes` is the head of a longer file, so a UTF-8 sequence cut at its
+    /// end is not counted as invalid.
+    static func classify(_ bytes: UnsafeRawBufferPointer, isWholeFile: Bool = true) -> TextSniff {
         let sample = UnsafeRawBufferPointer(rebasing: bytes.prefix(sampleSize))
+        let truncated = !isWholeFile || sample.count < bytes.count
         if sample.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return .zip }
         if sample.starts(with: [0xFF, 0xFE]) || sample.starts(with: [0xFE, 0xFF]) { return .utf16 }
         // Text never holds NUL; almost every binary format does within its first 64 KB.
@@ -22,7 +25,7 @@ enum TextSniff: Equatable {
             default: suspicious += 1
             }
         }
-        suspicious += UTF8Check.invalidSequences(in: sample, allowTruncatedEnd: sample.count < bytes.count)
+        suspicious += UTF8Check.invalidSequences(in: sample, allowTruncatedEnd: truncated)
         return suspicious * 10 > sample.count * 3 ? .binary : .text
     }
 }

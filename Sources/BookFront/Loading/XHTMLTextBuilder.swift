@@ -47,8 +47,15 @@ struct XHTMLTextBuilder {
         return output.count + (pendingSpace && trailingBreaks == 0 ? 1 : 0)
     }
 
-    /// Adds one spine document; returns where its XML broke, if it did.
-    mutating func add(document data: Data, path: String) -> XMLWalker.Failure? {
+    /// What adding a document found wrong with it.
+    struct Problems {
+        var failure: XMLWalker.Failure?
+        /// It declared XML entities (dropped, never expanded).
+        var declaredEntities: Bool
+    }
+
+    /// Adds one spine document.
+    mutating func add(document data: Data, path: String) -> Problems {
         document = path
         requestBreak(2)
         documentStarts[path] = nextTextOffset
@@ -57,7 +64,8 @@ struct XHTMLTextBuilder {
         var events: [Event] = []
         // XMLParser calls back synchronously; the events are collected and applied here so the
         // builder stays a value type.
-        let failure = XMLWalker.walk(data, onStart: { events.append(.start($0, $1)) },
+        let sanitized = XMLSafety.sanitize(data)
+        let failure = XMLWalker.walk(sanitized: sanitized, onStart: { events.append(.start($0, $1)) },
                                      onEnd: { events.append(.end($0)) },
                                      onText: { events.append(.text($0)) })
         for event in events {
@@ -68,7 +76,7 @@ struct XHTMLTextBuilder {
             }
         }
         closeOpenElements()
-        return failure
+        return Problems(failure: failure, declaredEntities: sanitized.declaredEntities)
     }
 
     private enum Event {

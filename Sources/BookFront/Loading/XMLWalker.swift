@@ -29,8 +29,16 @@ final class XMLWalker: NSObject, XMLParserDelegate {
     static func walk(_ data: Data, onStart: @escaping (String, [String: String]) -> Void = { _, _ in },
                      onEnd: @escaping (String) -> Void = { _ in },
                      onText: @escaping (String) -> Void = { _ in }) -> Failure? {
+        walk(sanitized: XMLSafety.sanitize(data), onStart: onStart, onEnd: onEnd, onText: onText)
+    }
+
+    /// The same, on input the caller has already sanitized (to see whether it declared entities).
+    @discardableResult
+    static func walk(sanitized: XMLSafety.Sanitized, onStart: @escaping (String, [String: String]) -> Void = { _, _ in },
+                     onEnd: @escaping (String) -> Void = { _ in },
+                     onText: @escaping (String) -> Void = { _ in }) -> Failure? {
         let walker = XMLWalker(onStart: onStart, onEnd: onEnd, onText: onText)
-        let parser = XMLParser(data: XMLSafety.sanitize(data).data)
+        let parser = XMLParser(data: sanitized.data)
         parser.shouldResolveExternalEntities = false
         parser.shouldProcessNamespaces = false
         parser.shouldReportNamespacePrefixes = false
