@@ -65,4 +65,18 @@ import Foundation
         #expect(document.title == "book")
         #expect(document.chapters.isEmpty)
     }
+
+    @Test func unmatchedMarkersAndBracketsStayAsWritten() throws {
+        let document = try load("[not a link] and [half](open, *alone, `tick, ** spaced ** and ![alt](pic.png)\n")
+        #expect(document.text.string(0..<document.text.count) == "[not a link] and [half](open, *alone, `tick, ** spaced ** and alt\n")
+        #expect(document.emphasis.isEmpty)
+    }
+
+    @Test func invalidUTF8InMarkdownIsNoted() throws {
+        let path = try BookFixture.write(Array("# Caf".utf8) + [0xE9] + Array("\n\nText.\n".utf8), name: "latin.md")
+        defer { BookFixture.remove(path) }
+        let document = try BookLoader.load(path: path)
+        #expect(document.notes == ["Invalid UTF-8 was replaced with \u{FFFD} in 1 place."])
+        #expect(document.title == "Caf\u{FFFD}")
+    }
 }

@@ -261,7 +261,7 @@ enum MarkdownInline {
             case _ where byte == openBracket || (byte == bang && index + 1 < count && source[index + 1] == openBracket):
                 let bracket = byte == bang ? index + 1 : index
                 if let close = closers.next(closeBracket, after: bracket), close + 1 < count, source[close + 1] == openParen,
-                   let end = closers.next(closeParen, after: close + 1) {
+                   let end = closers.next(closeParen, after: close + 1), isDestination(source[(close + 2)..<end]) {
                     flush(upTo: index)
                     linkTails[close] = end + 1
                     index = bracket + 1
@@ -294,6 +294,13 @@ enum MarkdownInline {
         }
         flush(upTo: count)
         return pieces
+    }
+
+    /// A link destination has no blanks, except before a quoted title: (url "Title").
+    private static func isDestination(_ bytes: ArraySlice<UInt8>) -> Bool {
+        guard let blank = bytes.firstIndex(where: { isSpace($0) }) else { return true }
+        let title = bytes[blank...].drop(while: { isSpace($0) })
+        return title.first == UInt8(ascii: "\"") || title.first == UInt8(ascii: "'")
     }
 
     private static func isASCIIPunctuation(_ byte: UInt8) -> Bool {
