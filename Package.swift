@@ -58,6 +58,11 @@ let package = Package(
             path: "Benchmarks/bench-defaults"
         ),
         .executableTarget(
+            name: "bench-book-load",
+            dependencies: ["BookFront"],
+            path: "Benchmarks/bench-book-load"
+        ),
+        .executableTarget(
             name: "bench-restoration",
             dependencies: ["WonderlandApp", "Restoration", "Screens", "Terminal", "PropertyList", "FileSafety"],
             path: "Benchmarks/bench-restoration"

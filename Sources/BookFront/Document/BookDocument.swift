@@ -1,11 +1,23 @@
 /// A chapter (or EPUB table-of-contents entry): its title and the byte offset of its heading.
+/// For plain text the offset is the start of the heading's line ("CHAPTER I" with its indent),
+/// so a page that starts at the chapter shows the whole heading.
 public struct BookChapter: Hashable, Sendable {
+    /// What a contents list shows: "CHAPTER I: Down the Rabbit-Hole", or the heading alone.
     public var title: String
     public var offset: Int
+    /// Depth in the table of contents: 0 for top-level entries (EPUB nav nesting, Markdown `##`).
+    public var level: Int
+    /// The heading as written ("CHAPTER I") and the name under or after it ("Down the
+    /// Rabbit-Hole"), when the text has them apart; nil otherwise.
+    public var heading: String?
+    public var subtitle: String?
 
-    public init(title: String, offset: Int) {
+    public init(title: String, offset: Int, level: Int = 0, heading: String? = nil, subtitle: String? = nil) {
         self.title = title
         self.offset = offset
+        self.level = level
+        self.heading = heading
+        self.subtitle = subtitle
     }
 }
 

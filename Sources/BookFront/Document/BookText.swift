@@ -8,8 +8,14 @@ public final class BookText: @unchecked Sendable {
     // Immutable after init; Data is a value whose storage is never written, so sharing it
     // across threads (the background page counter) is safe.
     public let bytes: Data
+    /// True when `bytes` is a memory map of the file (big books): a scan over the whole text can
+    /// then give back the pages it passed (`releaseResidentPages`) and stay bounded in memory.
+    public let isMapped: Bool
 
-    public init(bytes: Data) { self.bytes = bytes }
+    public init(bytes: Data, isMapped: Bool = false) {
+        self.bytes = bytes
+        self.isMapped = isMapped
+    }
     public convenience init(_ string: String) { self.init(bytes: Data(string.utf8)) }
 
     /// Maps the file when the system allows it, so memory stays bounded by what is touched.

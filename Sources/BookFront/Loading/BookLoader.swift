@@ -11,17 +11,48 @@ public struct BookLoadError: Error, CustomStringConvertible, Sendable {
     public var description: String { "\((path as NSString).lastPathComponent): \(reason)" }
 }
 
-/// Opens a book file by its extension. (Minimal plain-text loading for now; the loaders for
-/// Markdown and EPUB, chapter detection and the content hash arrive with the book-document work.)
+/// Opens a book file: `.md`/`.markdown` as Markdown, `.epub` (or any zip that says it is an
+/// EPUB) as EPUB, anything else as plain text once it has been checked not to be binary.
+/// Every failure is a `BookLoadError` with a reason the user can act on; nothing here crashes
+/// on bad input.
 public enum BookLoader {
+    /// Markdown is rebuilt in memory (markers removed), so it has a size limit; plain text has none.
+    public static let markdownSizeLimit = 64 << 20
+
     public static func load(path: String) throws -> BookDocument {
-        let url = URL(fileURLWithPath: path)
-        let text: BookText
-        do { text = try BookText(contentsOf: url) } catch { throw BookLoadError(path: path, reason: "cannot be read (\(error.localizedDescription))") }
-        var hasher = Hasher()
-        hasher.combine(text.bytes)
-        let id = String(UInt64(bitPattern: Int64(hasher.finalize())), radix: 16)
-        return BookDocument(id: id, title: url.deletingPathExtension().lastPathComponent, path: path, format: .plainText, text: text, chapters: [])
+        let extensionName = (path as NSString).pathExtension.lowercased()
+        let head = try BookFile.head(path: path, count: TextSniff.sampleSize)
+        let sniff = head.withUnsafeBytes { TextSniff.classify($0, isWholeFile: false) }
+
+        if extensionName == "epub" || (sniff == .zip && EPUBLoader.isEPUB(head: head)) {
+            guard sniff == .zip else { throw BookLoadError(path: path, reason: "is not a valid EPUB (it is not a zip archive)") }
+            return try EPUBLoader.load(path: path)
+        }
+        switch sniff {
+        case .zip: throw BookLoadError(path: path, reason: "is a zip archive, not a book")
+        case .utf16: throw BookLoadError(path: path, reason: "is UTF-16 text; only UTF-8 books can be opened")
+        case .binary: throw BookLoadError(path: path, reason: "looks like a binary file, not a book")
+        case .text: break
+        }
+        let text = try BookFile.open(path: path)
+        if text.count <= TextSniff.sampleSize, text.withBytes({ $0.allSatisfy(LineScanner.isBlank) }) {
+            throw BookLoadError(path: path, reason: "is empty (only blank lines)")
+        }
+        if extensionName == "md" || extensionName == "markdown" {
+            guard text.count <= markdownSizeLimit else {
+                throw BookLoadError(path: path, reason: "is too big for a Markdown book (\(text.count >> 20) MB; the limit is \(markdownSizeLimit >> 20) MB)")
+            }
+            return MarkdownLoader.load(path: path, source: text)
+        }
+        return try PlainTextLoader.load(path: path, text: text)
+    }
+
+    static func fileTitle(_ path: String) -> String {
+        ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+    }
+
+    static func replacementNote(_ count: Int) -> String {
+        "Invalid UTF-8 was replaced with \u{FFFD} in \(count) \(count == 1 ? "place" : "places")."
     }
 }
 
@@ -30,4 +61,8 @@ public enum BookLibrary {
     public static func booksFolder(dataFolder: URL) -> URL { dataFolder.appendingPathComponent("books") }
     /// Alice's Adventures in Wonderland, as the set-up fetched it (scripts/fetch-book).
     public static func defaultBookURL(dataFolder: URL) -> URL { booksFolder(dataFolder: dataFolder).appendingPathComponent("alice29.txt") }
+    /// The SHA-256 scripts/fetch-book checks the default book against.
+    public static let defaultBookSHA256 = "7467306ee0feed4971260f3c87421154a05be571d944e9cb021a5713700c38f0"
+    /// What to tell the user when the default book is missing.
+    public static let fetchHint = "The default book is fetched by the set-up: run scripts/fetch-book (or scripts/setup), or open a .txt, .md or .epub file."
 }
