@@ -19,16 +19,12 @@ enum MapTab {
         ShapefileMapRenderer()
     }
 
-    /// Where the current location comes from: `--location LAT,LON` when given (a bad one is
-    /// said in the status line), else this machine's source.
+    /// Where the current location comes from: `--location LAT,LON`, else the Manual Location
+    /// setting, else gpsd (its address from WONDERLAND_GPSD or the gpsd Address setting). A bad
+    /// value is said in the status line and passed over; a setting changed while the app runs
+    /// takes effect at once.
     static func makeLocationSource(_ services: AppServices) -> LocationSource {
-        if let text = services.launch.location { return LocationArgument.source(for: text) }
-        return makeDeviceLocationSource(services)
-    }
-
-    /// The location without `--location`: nothing yet (gpsd plugs in here).
-    static func makeDeviceLocationSource(_ services: AppServices) -> LocationSource {
-        UnavailableLocationSource(reason: "start with --location LAT,LON")
+        CurrentLocation(commandLine: services.launch.location, store: services.store, environment: services.launch.environment)
     }
 }
 

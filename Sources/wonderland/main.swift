@@ -26,7 +26,9 @@ struct Wonderland: ParsableCommand {
     @Flag(help: "Start on the default screens instead of where you left off (the saved place is replaced at the next save).")
     var fresh = false
 
-    @Option(help: ArgumentHelp("Use this as the current location instead of gpsd.", valueName: "lat,lon"))
+    // Unconditional, so a southern or western place (`--location -33.87,151.21`) is not
+    // taken for an option.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Use this as the current location instead of gpsd.", valueName: "lat,lon"))
     var location: String?
 
     @Option(help: ArgumentHelp("Open this .txt, .md or .epub file in the Book tab.", valueName: "path"))

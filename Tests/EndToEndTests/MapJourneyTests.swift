@@ -82,7 +82,7 @@ struct MapJourneyTests {
     func badLocationArgument() throws {
         let tmux = try TmuxSession(columns: 100, rows: 24)
         try tmux.launchApp("--location nowhere")
-        _ = try tmux.waitForText("no location: --location “nowhere” is not LAT,LON")
+        _ = try tmux.waitForText("--location “nowhere”: expected LAT,LON")
         try tmux.type("+")
         _ = try tmux.waitForText("Zoom 1/14")
         try tmux.type("q")

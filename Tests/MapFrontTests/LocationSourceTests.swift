@@ -105,7 +105,7 @@ struct LocationSourceTests {
         let current = CurrentLocation(commandLine: "abc", store: InMemoryPreferenceStore(values: [LocationSourceFactory.manualLocationKey: .string("1,2")]),
                                       environment: [:])
         #expect(current.currentFix?.coordinate == GeoPoint(latitude: 1, longitude: 2))
-        #expect(current.statusText == "location: set in Settings (Manual Location) · --location “abc”: expected LAT,LON in decimal degrees, like 48.8566,2.3522")
+        #expect(current.statusText == "--location “abc”: expected LAT,LON in decimal degrees, like 48.8566,2.3522 · location: set in Settings (Manual Location)")
         #expect(current.problems.count == 1)
     }
 
@@ -125,7 +125,7 @@ struct LocationSourceTests {
         store.set(.string("oops"), forKey: LocationSourceFactory.manualLocationKey)
         #expect(current.refresh())
         #expect(current.choice.origin == .gpsd(server.address))
-        #expect(current.statusText.hasSuffix("Manual Location “oops”: expected LAT,LON in decimal degrees, like 48.8566,2.3522"))
+        #expect(current.statusText.hasPrefix("Manual Location “oops”: expected LAT,LON in decimal degrees, like 48.8566,2.3522"))
         // Some other key changing leaves the source alone.
         let before = ObjectIdentifier(current.source)
         store.set(.integer(2), forKey: MapDefaultsKey.mapType)

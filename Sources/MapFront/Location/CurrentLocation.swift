@@ -35,8 +35,10 @@ public final class CurrentLocation: LocationSource {
 
     public var currentFix: LocationFix? { source.currentFix }
 
+    /// The user's own mistake comes first: a status line is cut at the terminal's edge, and
+    /// "why is my --location ignored" matters more than what gpsd is doing.
     public var statusText: String {
-        ([source.statusText] + choice.problems).joined(separator: " · ")
+        (choice.problems + [source.statusText]).joined(separator: " · ")
     }
 
     public func start() {
