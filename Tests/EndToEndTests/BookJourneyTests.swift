@@ -34,9 +34,7 @@ struct BookJourneyTests {
 
     @Test("page on at 120 columns, quit, relaunch at 60: the first frame's top line holds the same words")
     func samePlaceAtAnotherWidth() throws {
-        // The placeholder loader's id is Swift's per-process seeded Hasher; deterministic
-        // hashing keeps it stable between the two launches (the real loader hashes the content).
-        let tmux = try TmuxSession(columns: 120, rows: 30, environment: ["SWIFT_DETERMINISTIC_HASHING": "1"])
+        let tmux = try TmuxSession(columns: 120, rows: 30)
         let book = tmux.home.appendingPathComponent("tide-fixture.txt")
         try Data(Self.fixture().utf8).write(to: book)
         try tmux.launchApp("-WLTextWidth 110 --book \(book.path)")

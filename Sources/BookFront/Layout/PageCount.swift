@@ -26,6 +26,8 @@ public struct LineCount: Sendable {
         return lines + target.index
     }
 
+    static let releaseSpacing = 8 << 20
+
     /// Lays out the whole text; `isCancelled` is asked between blocks. Nil when cancelled.
     public static func count(text: BookText, width: Int, isCancelled: () -> Bool = { false }) -> LineCount? {
         let width = max(1, width)
@@ -39,7 +41,14 @@ public struct LineCount: Sendable {
             var scratch: [LaidOutLine] = []
             scratch.reserveCapacity(256)
             var nextCut = scanner.cut(after: 0)
+            // A mapped book is read once from end to end here: give back what was passed, so
+            // counting a 1 GB file does not leave it all resident.
+            var released = 0
             while start < bytes.count {
+                if start - released >= Self.releaseSpacing {
+                    text.releaseResidentPages(released..<start)
+                    released = start
+                }
                 if nextCut <= start { nextCut = scanner.cut(after: start) }
                 if start >= nextCheckpoint {
                     checkpoints.append((start, lines))
