@@ -46,6 +46,15 @@ struct LayoutTests {
         #expect(shownLines(prose, width: 200).count == 1)
     }
 
+    @Test func anIndentedFirstLineIsAParagraphIndentNotVerse() {
+        // How most plain-text books (Project Gutenberg's among them) start a paragraph.
+        let text = "  The keeper wound the clock every morning before\r\nthe tide came in, and every evening after it went\r\nout again.\r\n\r\n    Wind the herring,\r\n    wind the key."
+        #expect(shownLines(text, width: 200) == [
+            "  The keeper wound the clock every morning before the tide came in, and every evening after it went out again.",
+            "", "    Wind the herring,", "    wind the key.",
+        ])
+    }
+
     @Test func listItemsStartNewLines() {
         #expect(shownLines("Things:\n- a herring key\n- a tide clock", width: 80) == ["Things:", "- a herring key", "- a tide clock"])
     }

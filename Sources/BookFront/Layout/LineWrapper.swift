@@ -4,7 +4,9 @@ import Terminal
 ///
 /// Reflow rules (see DECISIONS.md): the lines of a paragraph are joined (a line end and the
 /// next line's indentation count as one space) except that
-/// - a line indented by two or more spaces or a tab keeps its own line (verse, quotations, code);
+/// - a line indented by two or more spaces or a tab keeps its own line (verse, quotations, code),
+///   unless it is the first line of its paragraph and the lines after it are flush: that is a
+///   paragraph indent, as in most plain-text books;
 /// - a line starting a list item ("- ", "* ", "+ ", "1. ") starts a new line;
 /// - a paragraph whose lines are all shorter than `shortLine` characters keeps every break
 ///   (headings, addresses, flush-left verse).
@@ -107,12 +109,16 @@ struct LineWrapper {
         let keepsEveryBreak = allShort && lineCount >= 2
         var current: Range<Int>?
         var previous: SourceLine?
+        var firstLineStart: Int?
         position = start
         while position < end {
             let (found, next) = sourceLine(at: position, end: end)
             position = next
             guard let line = found else { continue }
-            if let previous, let open = current, !keepsEveryBreak, previous.indent < 2, line.indent < 2, !line.startsListItem {
+            if firstLineStart == nil { firstLineStart = line.start }
+            // An indented first line followed by flush lines is a paragraph's indent, not verse.
+            let previousMayContinue = previous.map { $0.indent < 2 || $0.start == firstLineStart } ?? false
+            if previous != nil, let open = current, !keepsEveryBreak, previousMayContinue, line.indent < 2, !line.startsListItem {
                 current = open.lowerBound..<line.contentEnd
             } else {
                 if let open = current { body(open) }
