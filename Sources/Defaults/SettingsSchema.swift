@@ -522,19 +522,4 @@ public enum SettingsValue {
         case .uid(let u): return "UID \(u)"
         }
     }
-
-    /// "a string", "an integer": for error messages.
-    public static func typeDescription(_ value: PropertyListValue) -> String {
-        switch value {
-        case .string: "a string"
-        case .integer: "an integer"
-        case .real: "a real"
-        case .boolean: "a boolean"
-        case .date: "a date"
-        case .data: "data"
-        case .array: "an array"
-        case .dictionary: "a dictionary"
-        case .uid: "a UID"
-        }
-    }
 }

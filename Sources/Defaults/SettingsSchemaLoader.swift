@@ -55,11 +55,11 @@ struct SettingsSchemaLoader {
             return (nil, "\(fileName) is not a property list")
         }
         guard case .dictionary(let top) = plist else {
-            errors.append(SettingsSchemaError(.malformedFile, file: fileName, index: nil, "the top level is \(SettingsValue.typeDescription(plist)), expected a dictionary"))
+            errors.append(SettingsSchemaError(.malformedFile, file: fileName, index: nil, "the top level is \(plist.kindDescription), expected a dictionary"))
             return (nil, "\(fileName) is malformed")
         }
         guard case .array(let specifiers)? = top["PreferenceSpecifiers"] else {
-            let found = top["PreferenceSpecifiers"].map { "is " + SettingsValue.typeDescription($0) } ?? "is missing"
+            let found = top["PreferenceSpecifiers"].map { "is " + $0.kindDescription } ?? "is missing"
             errors.append(SettingsSchemaError(.malformedFile, file: fileName, index: nil, "PreferenceSpecifiers \(found), expected an array"))
             return (nil, "\(fileName) is malformed")
         }
@@ -117,7 +117,7 @@ struct ItemReader {
     /// The specifier, or nil when the entry has any error.
     mutating func specifier(from entry: PropertyListValue) -> SettingsSpecifier? {
         guard case .dictionary(let dictionary) = entry else {
-            fail(.wrongType, "is \(SettingsValue.typeDescription(entry)), expected a dictionary")
+            fail(.wrongType, "is \(entry.kindDescription), expected a dictionary")
             return nil
         }
         self.dictionary = dictionary
@@ -126,7 +126,7 @@ struct ItemReader {
             return nil
         }
         guard case .string(let type) = typeValue else {
-            fail(.wrongType, "Type is \(SettingsValue.typeDescription(typeValue)), expected a string")
+            fail(.wrongType, "Type is \(typeValue.kindDescription), expected a string")
             return nil
         }
         self.type = type
@@ -173,7 +173,7 @@ struct ItemReader {
             if case .boolean = defaultValue { isBoolean = true }
             if !isOnOrOff && !isBoolean {
                 let expected = trueValue != nil || falseValue != nil ? "TrueValue, FalseValue or a boolean" : "a boolean"
-                fail(.wrongType, "\(type) DefaultValue is \(SettingsValue.typeDescription(defaultValue)) \(SettingsValue.display(defaultValue)), expected \(expected)")
+                fail(.wrongType, "\(type) DefaultValue is \(defaultValue.kindDescription) \(SettingsValue.display(defaultValue)), expected \(expected)")
             }
         }
         guard let title, let key, let defaultValue else { return nil }
@@ -251,7 +251,7 @@ struct ItemReader {
     }
 
     private mutating func wrongType(_ field: String, _ value: PropertyListValue, expected: String) {
-        fail(.wrongType, "\(type) \(field) is \(SettingsValue.typeDescription(value)), expected \(expected)")
+        fail(.wrongType, "\(type) \(field) is \(value.kindDescription), expected \(expected)")
     }
 
     private mutating func key() -> String? {
@@ -333,7 +333,7 @@ struct ItemReader {
         var strings: [String] = []
         for (position, entry) in entries.enumerated() {
             guard case .string(let text) = entry else {
-                fail(.wrongType, "\(type) \(field)[\(position)] is \(SettingsValue.typeDescription(entry)), expected a string")
+                fail(.wrongType, "\(type) \(field)[\(position)] is \(entry.kindDescription), expected a string")
                 return nil
             }
             strings.append(text)
@@ -348,7 +348,7 @@ struct ItemReader {
             if case .array(let entries) = value {
                 values = entries
                 if let position = entries.firstIndex(where: { !Self.isScalar($0) }) {
-                    fail(.wrongType, "\(type) Values[\(position)] is \(SettingsValue.typeDescription(entries[position])), expected a string, number or boolean")
+                    fail(.wrongType, "\(type) Values[\(position)] is \(entries[position].kindDescription), expected a string, number or boolean")
                     values = nil
                 }
             } else {
