@@ -1,4 +1,4 @@
 /// The version `--version` prints and every restoration archive records.
 public enum AppVersion {
-    public static let current = "0.2.0"
+    public static let current = "0.3.0"
 }
