@@ -92,7 +92,7 @@ public final class Confirm: ModalScreen<Bool> {
 }
 
 /// Asks for a line of text. The result is nil when cancelled with Esc.
-public final class Prompt: ModalScreen<String?> {
+open class Prompt: ModalScreen<String?> {
     public var field: TextFieldState
     /// Shown as dots, and never saved by the restoration engine.
     public var isSecure = false
@@ -110,13 +110,13 @@ public final class Prompt: ModalScreen<String?> {
 
     public override var preservesWhilePresented: Bool { preservesDraft && !isSecure }
 
-    public override func encodeRestorableState(with coder: KeyedArchiver) throws {
+    open override func encodeRestorableState(with coder: KeyedArchiver) throws {
         guard !isSecure else { return }
         try coder.encode(field.text, forKey: "text")
         coder.encode(field.cursor, forKey: "cursor")
     }
 
-    public override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
+    open override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
         guard !isSecure, let text = try coder.decodeObject(of: String.self, forKey: "text") else { return }
         field = TextFieldState(text, cursor: try coder.decodeInteger(forKey: "cursor"))
     }

@@ -29,7 +29,10 @@ enum MapTab {
 }
 
 extension MapTab {
-    /// The map screen is made at start-up, so the engine finds it by identifier; the modals it
-    /// presents (prompt, confirm, search) belong to the moment and are not saved.
-    static func registerRestorationClasses(in registry: inout RestorationClassRegistry, services: AppServices) {}
+    /// The map screen is made at start-up, so the engine finds it by identifier. Of the modals
+    /// it presents, the pin's title prompt keeps its draft across a relaunch (it is rebuilt
+    /// here); search and the clear confirmation belong to the moment and are not saved.
+    static func registerRestorationClasses(in registry: inout RestorationClassRegistry, services: AppServices) {
+        RememberPlacePrompt.register(in: &registry, store: services.store)
+    }
 }

@@ -38,6 +38,34 @@ struct MapScreenRestorationTests {
         #expect(second.lines.contains { $0.contains("◆ Zürich") })
     }
 
+    @Test func aHalfTypedPinTitleComesBackAndStillSavesThePin() throws {
+        let first = MapHarness(fix: LocationFix(coordinate: paris))
+        try first.press(.character("r"))
+        try first.press(.control("u"))
+        try first.type("Café de Fl")
+        let header = RestorationHeader(appVersion: "test", timestamp: Date(), terminalColumns: 80, terminalRows: 24)
+        let data = try RestorationEngine(duplicatePolicy: .fail)
+            .preserve(root: first.screen, modals: first.app.restorableModals, header: header).data
+        #expect(first.store.values["HPLocation"] == nil, "nothing is pinned until Enter")
+
+        var restoredModals: [any Restorable] = []
+        var report: RestorationEngine.Report?
+        let second = MapHarness(fix: LocationFix(coordinate: london)) { screen in
+            var registry = RestorationClassRegistry()
+            RememberPlacePrompt.register(in: &registry, store: screen.store)
+            report = try? RestorationEngine(registry: registry).restore(from: data, root: screen) { restoredModals.append($0) }
+        }
+        #expect(report?.restoredPaths == ["Map", "Modals/RememberPlace"])
+        let prompt = try #require(restoredModals.first as? RememberPlacePrompt)
+        #expect(prompt.field.text == "Café de Fl" && prompt.field.cursor == 10)
+        #expect(prompt.target == paris, "the pin goes where it was going, not to where the location is now")
+        second.app.presentModal(prompt)
+        try second.type("ore")
+        try second.press(.enter)
+        #expect(second.store.values["HPLocation"] == .dictionary(["lat": .real(paris.latitude), "long": .real(paris.longitude), "title": .string("Café de Flore")]))
+        #expect(second.screen.pin?.title == "Café de Flore", "the map follows the key the restored prompt wrote")
+    }
+
     @Test func aPausedFollowStaysWhereItWasAndALiveOneFollowsAgain() throws {
         let first = MapHarness(fix: LocationFix(coordinate: paris))
         try first.press(.left, .character("-"))

@@ -25,13 +25,11 @@ extension MapScreen {
     func presentRememberPrompt() {
         let target = pinTarget
         let suggestion = nearbyPlaceName(to: target.point) ?? target.point.description
-        let prompt = Prompt(title: "Remember this place",
-                            message: "Title for the pin at \(target.point) (\(target.origin)):",
-                            text: suggestion) { [weak self] title in
-            guard let self, let title else { return }
-            let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
-            self.setPin(MapPin(target.point, title: trimmed.isEmpty ? suggestion : trimmed))
+        let prompt = RememberPlacePrompt(target: target.point, origin: target.origin, suggestion: suggestion, store: store) { [weak self] pin in
+            guard let self else { return }
+            self.pin = pin
             if self.location.currentFix == nil { self.notice = "Pinned the map centre: there is no current location." }
+            self.setNeedsDisplay()
         }
         present(prompt)
     }
