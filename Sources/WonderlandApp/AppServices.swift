@@ -1,3 +1,4 @@
+import BookFront
 import Defaults
 import Foundation
 
@@ -7,6 +8,8 @@ public struct AppServices {
     public let store: PreferenceStore
     public let bundle: SettingsBundle
     public let launch: LaunchOptions
+    /// What the tabs and their restoration classes share, made once per launch on first use.
+    let shared = SharedFrontObjects()
 
     public init(store: PreferenceStore, bundle: SettingsBundle, launch: LaunchOptions = LaunchOptions()) {
         self.store = store
@@ -52,4 +55,10 @@ public struct LaunchOptions {
         let home = environment["HOME"] ?? NSHomeDirectory()
         return URL(fileURLWithPath: home).appendingPathComponent(".local/share/wonderland")
     }
+}
+
+/// Objects a tab and the restoration classes that rebuild its screens must share — one
+/// character list and one book search, not one each — made by whichever asks first.
+final class SharedFrontObjects {
+    var characters: CharactersContext?
 }

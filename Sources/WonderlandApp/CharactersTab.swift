@@ -7,9 +7,13 @@ import Screens
 
 enum CharactersTab {
     /// The context the tab's screens share: the character list, the notes in the app's store
-    /// and the default book in the data folder.
+    /// and the default book in the data folder. One per launch: the tab and the restored detail
+    /// read the list and search the book once between them.
     static func context(services: AppServices) -> CharactersContext {
-        CharactersContext.standard(store: services.store, dataFolder: services.launch.dataFolder, environment: services.launch.environment)
+        if let made = services.shared.characters { return made }
+        let made = CharactersContext.standard(store: services.store, dataFolder: services.launch.dataFolder, environment: services.launch.environment)
+        services.shared.characters = made
+        return made
     }
 
     static func make(services: AppServices) -> Screen {
@@ -19,9 +23,8 @@ enum CharactersTab {
     /// Rebuilds the detail pushed in code ("CharacterDetail") from the character id it saved;
     /// an id no longer in the list gives nil, which the engine logs and skips.
     static func registerRestorationClasses(in registry: inout RestorationClassRegistry, services: AppServices) {
-        let shared = context(services: services)
         registry.register(CharacterDetailScreen.restorationClass) { _, coder in
-            try CharacterListScreen.restoreDetail(from: coder, context: shared)
+            try CharacterListScreen.restoreDetail(from: coder, context: context(services: services))
         }
     }
 }

@@ -43,6 +43,14 @@ private final class CharactersLaunch: DrivesApplication {
 struct CharactersTabTests {
     let dataFolder = FileManager.default.temporaryDirectory.appendingPathComponent("wl-characters-app-\(UUID().uuidString)")
 
+    @Test func theTabAndTheRestoredDetailShareOneCharacterListAndBookSearch() throws {
+        let services = AppServices(store: InMemoryPreferenceStore(), bundle: .embedded, launch: LaunchOptions(dataFolder: dataFolder))
+        _ = RootScreen.make(services: services)
+        let made = try #require(services.shared.characters)
+        _ = RootScreen.restorationEngine(services: services)
+        #expect(services.shared.characters === made, "the list is read and the book searched once per launch")
+    }
+
     @Test func theListShowsTheCatalogAndOpensADetailWithDescriptionAndChapters() throws {
         let launch = try CharactersLaunch(store: InMemoryPreferenceStore(), dataFolder: dataFolder)
         try launch.press(.character("2"))
