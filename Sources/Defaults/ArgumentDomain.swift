@@ -8,7 +8,9 @@ public enum ArgumentDomain {
     /// (so `-Offset -5` works). Long options (`--flag`) are kept and scanning goes on; scanning
     /// stops at `--` or at the first other argument (a subcommand such as `defaults`, whose own
     /// `-int`-style flags must reach it). Values are kept as strings; the typed getters convert.
-    public static func split(_ arguments: [String]) -> (remaining: [String], domain: [String: PropertyListValue]) {
+    /// `optionsWithValues` are the program's own options that take a value (`--book PATH`): their
+    /// value is passed on with them, and the scan goes on after it.
+    public static func split(_ arguments: [String], optionsWithValues: Set<String> = []) -> (remaining: [String], domain: [String: PropertyListValue]) {
         var remaining: [String] = []
         var domain: [String: PropertyListValue] = [:]
         var index = arguments.startIndex
@@ -19,6 +21,11 @@ public enum ArgumentDomain {
             }
             if let key = key(in: argument), index + 1 < arguments.endIndex {
                 domain[key] = .string(arguments[index + 1])
+                index += 2
+                continue
+            }
+            if optionsWithValues.contains(argument), index + 1 < arguments.endIndex {
+                remaining.append(contentsOf: arguments[index...(index + 1)])
                 index += 2
                 continue
             }

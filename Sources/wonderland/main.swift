@@ -51,7 +51,7 @@ struct Wonderland: ParsableCommand {
 
 /// The store and schema every interactive run uses, with the `-Key value` argument domain.
 enum AppDefaults {
-    static let argumentSplit = ArgumentDomain.split(Array(CommandLine.arguments.dropFirst()))
+    static let argumentSplit = ArgumentDomain.split(Array(CommandLine.arguments.dropFirst()), optionsWithValues: ["--location", "--book"])
 
     /// A run that exits after its first frame cannot see a change, and closing an inotify
     /// instance waits for the kernel (about 13 ms here), which would be timed as start-up.

@@ -156,6 +156,15 @@ import PropertyList
         #expect(domain == ["HPMapType": .string("2"), "Offset": .string("-5")])
     }
 
+    @Test func theProgramsOwnOptionsKeepTheirValuesAndTheScanGoesOn() {
+        let arguments = ["--location", "-33.87,151.21", "-HPMapType", "2", "--book", "alice.txt", "-WLTextWidth", "90"]
+        let (remaining, domain) = ArgumentDomain.split(arguments, optionsWithValues: ["--location", "--book"])
+        #expect(remaining == ["--location", "-33.87,151.21", "--book", "alice.txt"])
+        #expect(domain == ["HPMapType": .string("2"), "WLTextWidth": .string("90")])
+        // Without being told, a value ends the scan (it could be a subcommand).
+        #expect(ArgumentDomain.split(["--book", "alice.txt", "-HPMapType", "2"]).domain.isEmpty)
+    }
+
     @Test func leavesShortOptionsSubcommandsAndTheirFlagsAlone() {
         #expect(ArgumentDomain.split(["-h"]).remaining == ["-h"])
         #expect(ArgumentDomain.split(["-1x", "y"]).remaining == ["-1x", "y"])

@@ -13,7 +13,7 @@ final class FakeDrawer: MapDrawing {
     /// What `takeLoadedData` hands over next, as background loading would.
     var finishedLoading: (status: MapDataStatus, places: [Place])?
 
-    func draw(_ viewport: MapViewport, type: MapType, in canvas: Canvas) -> MapDataStatus {
+    func draw(_ viewport: MapViewport, type: MapType, in canvas: Canvas, keepingClear: [Rect]) -> MapDataStatus {
         drawn.append((viewport, type, Size(columns: canvas.width, rows: canvas.height)))
         return status
     }

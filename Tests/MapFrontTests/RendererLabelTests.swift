@@ -1,3 +1,4 @@
+import Terminal
 import Testing
 @testable import MapFront
 
@@ -34,6 +35,19 @@ import Testing
         let ab = placer.place(place("Ab"), column: 3, row: 0)
         let first = try #require(ab)
         #expect(first.textColumn == 4)
+    }
+
+    @Test func cellsKeptClearForTheScreensOwnMarksTakeNoLabel() throws {
+        // The current location sits right beside Paris's dot, with the pin's title after it.
+        var placer = LabelPlacer(columns: 30, rows: 2)
+        placer.reserve(Rect(x: 11, y: 0, width: 8, height: 1))
+        let placed = placer.place(place("Paris"), column: 10, row: 0)
+        let paris = try #require(placed)
+        #expect(paris.textColumn == 5, "pushed to the left of its dot: \(paris)")
+        let inside = placer.place(place("Lyon"), column: 14, row: 0)
+        #expect(inside == nil, "a dot inside the kept-clear span is not labelled")
+        let below = placer.place(place("Lyon"), column: 14, row: 1)
+        #expect(below != nil, "the next row is free")
     }
 
     @Test func zoomingInLetsLessProminentPlacesIn() {

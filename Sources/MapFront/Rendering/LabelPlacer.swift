@@ -22,16 +22,27 @@ struct LabelPlacer {
     let columns: Int
     let rows: Int
     private var occupied: [Bool]
+    /// Cells the screen draws its own marks in: no label or city dot there, but a label may
+    /// end right beside them (the one-cell gap is between labels, to tell them apart).
+    private var reserved: [Bool]
 
     init(columns: Int, rows: Int) {
         self.columns = max(0, columns)
         self.rows = max(0, rows)
         occupied = Array(repeating: false, count: self.columns * self.rows)
+        reserved = occupied
+    }
+
+    /// Marks cells no label may use (the screen's own marks go there).
+    mutating func reserve(_ rect: Rect) {
+        for row in max(0, rect.y)..<min(rows, rect.y + rect.height) {
+            for column in max(0, rect.x)..<min(columns, rect.x + rect.width) { reserved[row * columns + column] = true }
+        }
     }
 
     /// Tries to place one city whose marker is in cell (column, row).
     mutating func place(_ place: Place, column: Int, row: Int) -> PlacedLabel? {
-        guard column >= 0, column < columns, row >= 0, row < rows, !occupied[row * columns + column] else { return nil }
+        guard column >= 0, column < columns, row >= 0, row < rows, !occupied[row * columns + column], !reserved[row * columns + column] else { return nil }
         let width = DisplayWidth.of(place.name)
         guard width > 0 else { return nil }
         let right = PlacedLabel(place: place, markerColumn: column, row: row, textColumn: column + 1, textWidth: width)
@@ -49,7 +60,7 @@ struct LabelPlacer {
 
     private func fits(_ label: PlacedLabel) -> Bool {
         guard label.columns.lowerBound >= 0, label.columns.upperBound < columns else { return false }
-        return !padded(label).contains { occupied[label.row * columns + $0] }
+        return !padded(label).contains { occupied[label.row * columns + $0] } && !label.columns.contains { reserved[label.row * columns + $0] }
     }
 
     /// The highest SCALERANK labelled at a zoom: the world view names only the great cities,

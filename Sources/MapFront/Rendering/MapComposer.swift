@@ -31,7 +31,8 @@ enum MapComposer {
     }
 
     @discardableResult
-    static func draw(_ level: MapLevel, places: [Place], viewport: MapViewport, type: MapType, in canvas: Canvas) -> [PlacedLabel] {
+    static func draw(_ level: MapLevel, places: [Place], viewport: MapViewport, type: MapType, in canvas: Canvas,
+                     keepingClear: [Rect] = []) -> [PlacedLabel] {
         let columns = canvas.width, rows = canvas.height
         guard columns > 0, rows > 0 else { return [] }
         let window = DotWindow(projection: MapProjection(viewport: viewport, dotWidth: columns * 2, dotHeight: rows * 4))
@@ -39,7 +40,7 @@ enum MapComposer {
         let palette = MapPalette(colors: canvas.capabilities.colors)
         writeCells(layers, palette: palette, columns: columns, rows: rows, in: canvas)
         guard type == .hybrid else { return [] }
-        let labels = placeLabels(places, window: window, zoom: viewport.zoom, columns: columns, rows: rows)
+        let labels = placeLabels(places, window: window, zoom: viewport.zoom, columns: columns, rows: rows, keepingClear: keepingClear)
         for label in labels {
             canvas.write(MapPalette.markerGlyph, x: label.markerColumn, y: label.row, style: palette.marker)
             canvas.write(label.place.name, x: label.textColumn, y: label.row, style: palette.label)
@@ -90,8 +91,10 @@ enum MapComposer {
         return (BrailleRaster.scalar(bits), coast != 0 ? palette.coast : palette.border)
     }
 
-    static func placeLabels(_ places: [Place], window: DotWindow, zoom: Int, columns: Int, rows: Int) -> [PlacedLabel] {
+    static func placeLabels(_ places: [Place], window: DotWindow, zoom: Int, columns: Int, rows: Int,
+                            keepingClear: [Rect] = []) -> [PlacedLabel] {
         var placer = LabelPlacer(columns: columns, rows: rows)
+        for rect in keepingClear { placer.reserve(rect) }
         var labels: [PlacedLabel] = []
         let maximumRank = LabelPlacer.maximumRank(atZoom: zoom)
         for place in places {

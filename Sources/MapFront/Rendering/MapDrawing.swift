@@ -1,12 +1,14 @@
 import Screens
+import Terminal
 
 /// What the map screen asks of whatever draws the world. The screen owns the viewport, the
 /// pin and the panels; the drawer owns the geodata, its loading and the braille raster.
 public protocol MapDrawing: AnyObject {
     /// Draws the world for `viewport` into the whole of `canvas` (one braille cell per canvas
-    /// cell). Never blocks on loading: data that is not ready yet is drawn from a coarser
+    /// cell). City labels stay out of `keepingClear` (canvas cells), where the screen will put
+    /// its own marks: the current location, the pin and their titles. Never blocks on loading: data that is not ready yet is drawn from a coarser
     /// level or not at all, and the status says so.
-    func draw(_ viewport: MapViewport, type: MapType, in canvas: Canvas) -> MapDataStatus
+    func draw(_ viewport: MapViewport, type: MapType, in canvas: Canvas, keepingClear: [Rect]) -> MapDataStatus
 
     /// The populated places at the finest level loaded so far (empty until one is).
     func places() -> [Place]
@@ -25,4 +27,11 @@ public enum MapDataStatus: Hashable, Sendable {
     case missing(String)
     /// A file could not be read: which and why. The rest of the app goes on.
     case damaged(String)
+}
+
+extension MapDrawing {
+    /// The world with nothing of the screen's to keep clear (benchmarks, tests).
+    public func draw(_ viewport: MapViewport, type: MapType, in canvas: Canvas) -> MapDataStatus {
+        draw(viewport, type: type, in: canvas, keepingClear: [])
+    }
 }

@@ -31,12 +31,13 @@ public final class ShapefileMapRenderer: MapDrawing {
 
     // MARK: MapDrawing
 
-    public func draw(_ viewport: MapViewport, type: MapType, in canvas: Canvas) -> MapDataStatus {
+    public func draw(_ viewport: MapViewport, type: MapType, in canvas: Canvas, keepingClear: [Rect]) -> MapDataStatus {
         let wanted = MapResolution.forZoom(viewport.zoom)
         startLoads(wanted: wanted)
         lastLabels = []
         if let level = levelToDraw(wanted) {
-            lastLabels = MapComposer.draw(level, places: loadedPlaces ?? [], viewport: viewport, type: type, in: canvas)
+            lastLabels = MapComposer.draw(level, places: loadedPlaces ?? [], viewport: viewport, type: type, in: canvas,
+                                          keepingClear: keepingClear)
         }
         return status(wanted: wanted, type: type)
     }

@@ -12,8 +12,8 @@ extension MapScreen {
         let (mapRect, infoRect) = canvas.bounds.splitBottom(infoRows)
         let map = canvas.subcanvas(mapRect)
         mapArea = map.frame
-        dataStatus = drawer.draw(state.viewport, type: preferences.mapType, in: map)
         let glyphs = MapGlyphs(unicode: canvas.capabilities.unicode)
+        dataStatus = drawer.draw(state.viewport, type: preferences.mapType, in: map, keepingClear: markSpans(in: map))
         drawMarks(in: map, glyphs: glyphs)
         drawDataBanner(in: map)
 
@@ -32,6 +32,23 @@ extension MapScreen {
     }
 
     // MARK: marks on the map
+
+    /// Where the marks drawn over the map go (the selected place and the pin with their titles,
+    /// the current location): city labels are kept out of these cells.
+    private func markSpans(in map: Canvas) -> [Rect] {
+        let markers = MapMarkers(viewport: state.viewport, columns: map.width, rows: map.height)
+        var spans: [Rect] = []
+        if let place = state.selectedPlace {
+            spans += markers.cells(for: place.coordinate).map { labelledSpan(label: place.name, at: $0, mapWidth: map.width) }
+        }
+        if let pin {
+            spans += markers.cells(for: pin.coordinate).map { labelledSpan(label: pin.displayTitle, at: $0, mapWidth: map.width) }
+        }
+        if let fix = location.currentFix, fix.coordinate.isValid {
+            spans += markers.cells(for: fix.coordinate).map { Rect(x: $0.x, y: $0.y, width: 1, height: 1) }
+        }
+        return spans
+    }
 
     private func drawMarks(in map: Canvas, glyphs: MapGlyphs) {
         let markers = MapMarkers(viewport: state.viewport, columns: map.width, rows: map.height)
@@ -63,15 +80,29 @@ extension MapScreen {
     /// A glyph and, beside it, its label: to the right, or to the left near the right edge.
     private func drawLabelled(_ glyph: String, label: String, at cell: Point, in map: Canvas, style: Style) {
         map.write(glyph, x: cell.x, y: cell.y, style: style)
-        let text = DisplayWidth.truncate(label, to: max(0, min(24, map.width - 2)))
-        let width = DisplayWidth.of(text)
-        guard width > 0 else { return }
+        let span = labelledSpan(label: label, at: cell, mapWidth: map.width)
+        let text = Self.shownLabel(label, mapWidth: map.width)
+        guard span.width > 1 else { return }
         // The gap is a real space, so the label reads as words and not as part of the raster.
-        if cell.x + 2 + width <= map.width {
+        if span.x == cell.x {
             map.write(" " + text, x: cell.x + 1, y: cell.y, style: style)
-        } else if cell.x - 1 - width >= 0 {
-            map.write(text + " ", x: cell.x - 1 - width, y: cell.y, style: style)
+        } else {
+            map.write(text + " ", x: span.x, y: cell.y, style: style)
         }
+    }
+
+    private static func shownLabel(_ label: String, mapWidth: Int) -> String {
+        DisplayWidth.truncate(label, to: max(0, min(24, mapWidth - 2)))
+    }
+
+    /// The cells a glyph and its label take: the glyph's cell, and the label to its right (or
+    /// left, near the right edge) with a space between; the glyph alone when neither fits.
+    private func labelledSpan(label: String, at cell: Point, mapWidth: Int) -> Rect {
+        let width = DisplayWidth.of(Self.shownLabel(label, mapWidth: mapWidth))
+        guard width > 0 else { return Rect(x: cell.x, y: cell.y, width: 1, height: 1) }
+        if cell.x + 2 + width <= mapWidth { return Rect(x: cell.x, y: cell.y, width: 2 + width, height: 1) }
+        if cell.x - 1 - width >= 0 { return Rect(x: cell.x - 1 - width, y: cell.y, width: 2 + width, height: 1) }
+        return Rect(x: cell.x, y: cell.y, width: 1, height: 1)
     }
 
     /// Missing or damaged data is said in the map itself, where the eye goes; the rest of the
