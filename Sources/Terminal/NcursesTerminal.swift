@@ -164,7 +164,14 @@ public final class NcursesTerminal: Terminal {
         let state = raw.bstate
         if state & wl_button4_pressed() != 0 { return .mouse(MouseEvent(.wheelUp, button: .none, at: at)) }
         if state & wl_button5_pressed() != 0 { return .mouse(MouseEvent(.wheelDown, button: .none, at: at)) }
-        if state & (wl_button1_pressed() | wl_button1_clicked()) != 0 { return .mouse(MouseEvent(.press, at: at)) }
+        // A click is what curses makes of a press and release it read together (a busy machine
+        // hands them over in one read): both are passed on, so a screen never waits for a
+        // release that already happened.
+        if state & wl_button1_clicked() != 0 {
+            queued.append(.mouse(MouseEvent(.release, at: at)))
+            return .mouse(MouseEvent(.press, at: at))
+        }
+        if state & wl_button1_pressed() != 0 { return .mouse(MouseEvent(.press, at: at)) }
         if state & wl_button3_pressed() != 0 { return .mouse(MouseEvent(.press, button: .right, at: at)) }
         if state & wl_button1_released() != 0 { return .mouse(MouseEvent(.release, at: at)) }
         if state & wl_report_mouse_position() != 0 { return .mouse(MouseEvent(.drag, at: at)) }

@@ -24,7 +24,12 @@ struct MapJourneyTests {
         try tmux.type("Café de Flore")
         try tmux.press("Enter")
         // The location (and the pin on it) is now at the left edge of the map.
-        let before = try tmux.waitForText("⚑ Café de Flore: here · 0 m")
+        // Once nothing is loading any more (the pin's title looked up the place names), so the
+        // map compared below is the finished one.
+        let before = try tmux.waitFor("the pin, with the map loaded") { lines in
+            let text = lines.joined(separator: "\n")
+            return text.contains("⚑ Café de Flore: here · 0 m") && !text.contains("loading")
+        }
         tmux.check(before[10].hasPrefix("◉ Café de Flore"), "the pin's title beside the location: \(before[10])")
         try tmux.type("q")
         _ = try tmux.waitForText("exit=0")
@@ -58,13 +63,16 @@ struct MapJourneyTests {
         _ = try tmux.waitForText("Zoom 4/14  ├────────┤ 200 km  0.0° N, 0.0° E")
         // Press on the map, move 4 cells right and 2 down, release (X10 mouse bytes; 32 is
         // the left button, 64 a move with it held, 35 the release).
+        // Each step waits for the app to show it took the last one, as a hand is slower than a
+        // busy machine (curses merges mouse events it reads together).
         try mouse(tmux, 32, x: 40, y: 10)
+        _ = try tmux.waitForText("Dragging · Standard")
         try mouse(tmux, 64, x: 44, y: 12)
-        try mouse(tmux, 35, x: 44, y: 12)
         // 8 dots each way at zoom 4 (0.0879° a dot): the map moved with the pointer, so the
         // centre is now 0.7031° north and west.
         _ = try tmux.waitForText("Zoom 4/14  ├────────┤ 200 km  0.7031° N, 0.7031° W")
-        _ = try tmux.waitForText("Follow (paused: . resumes)")
+        try mouse(tmux, 35, x: 44, y: 12)
+        _ = try tmux.waitForText("Standard · Follow (paused: . resumes)")
         // The wheel (96) over the map zooms in and keeps that spot under the pointer.
         try mouse(tmux, 96, x: 40, y: 10)
         _ = try tmux.waitForText("Zoom 5/14")

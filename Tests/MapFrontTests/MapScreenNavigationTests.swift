@@ -77,6 +77,21 @@ struct MapScreenNavigationTests {
         #expect(near(map.viewport.center.longitude, 4 * degreesAtZoom2))
     }
 
+    @Test func aDragWhoseMovesWereLostEndsWhereTheButtonCameUp() throws {
+        // What curses hands over from a busy terminal: the press and the release, no moves.
+        let map = MapHarness()
+        map.show(MapViewport(center: GeoPoint(latitude: 0, longitude: 0), zoom: 2))
+        try map.send(.mouse(MouseEvent(.press, at: Point(x: 40, y: 10))))
+        #expect(map.modes.hasPrefix(" Dragging · Standard"), "\(map.modes)")
+        try map.send(.mouse(MouseEvent(.release, at: Point(x: 44, y: 12))))
+        #expect(near(map.viewport.center.longitude, -8 * degreesAtZoom2) && near(map.viewport.center.latitude, 8 * degreesAtZoom2))
+        #expect(!map.modes.contains("Dragging"))
+        // A click (press and release in one place) moves nothing.
+        let before = map.viewport
+        try map.send(.mouse(MouseEvent(.press, at: Point(x: 30, y: 5))), .mouse(MouseEvent(.release, at: Point(x: 30, y: 5))))
+        #expect(map.viewport == before)
+    }
+
     @Test func aDragStartedOutsideTheMapMovesNothing() throws {
         let map = MapHarness()
         map.show(MapViewport(center: GeoPoint(latitude: 0, longitude: 0), zoom: 2))

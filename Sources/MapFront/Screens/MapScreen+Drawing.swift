@@ -145,6 +145,8 @@ extension MapScreen {
     /// "Standard · Follow (paused: . resumes) · location: --location · loading 10m"
     public var modesLine: String {
         var parts = [preferences.mapType.name, trackingText, location.statusText]
+        // First, so it shows at any width: the map is held until the button comes up.
+        if drag != nil { parts.insert("Dragging", at: 0) }
         switch dataStatus {
         case .ready: break
         case .loading(let text): parts.append(text)

@@ -249,6 +249,16 @@ public final class MapScreen: Screen {
         }
     }
 
+    /// Moves the world with the pointer, from where the drag started: the centre goes the
+    /// other way.
+    private func drag(to position: Point) {
+        guard let drag, position != drag.start else { return }
+        var moved = MapViewState(viewport: drag.viewport)
+        moved.pan(dotsX: -Double(position.x - drag.start.x) * 2, dotsY: -Double(position.y - drag.start.y) * 4)
+        state.viewport = moved.viewport
+        pauseTracking()
+    }
+
     private func handleMouse(_ mouse: MouseEvent) -> Bool {
         switch mouse.kind {
         case .wheelUp:
@@ -258,15 +268,11 @@ public final class MapScreen: Screen {
         case .press where mouse.button == .left && mapArea.contains(mouse.position):
             drag = (mouse.position, state.viewport)
         case .drag:
-            guard let drag else { return true }
-            // Dragging moves the world with the pointer: the centre goes the other way.
-            let dotsX = -Double(mouse.position.x - drag.start.x) * 2
-            let dotsY = -Double(mouse.position.y - drag.start.y) * 4
-            var moved = MapViewState(viewport: drag.viewport)
-            moved.pan(dotsX: dotsX, dotsY: dotsY)
-            state.viewport = moved.viewport
-            pauseTracking()
+            drag(to: mouse.position)
         case .release:
+            // A busy terminal may hand over press, moves and release in one read, and curses
+            // then drops the moves: where the button came up is where the drag ended.
+            drag(to: mouse.position)
             drag = nil
         default:
             return false
