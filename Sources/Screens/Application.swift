@@ -170,6 +170,12 @@ public final class Application {
                 needsDisplay = true
             } else if event == .key(.control("c")) {
                 terminate(.interrupt)
+            } else if case .key(let key) = event, asksForHelp(key), !modal.children.isEmpty {
+                // A container presented as a modal (the settings sheet) is a place of its own with
+                // keys to learn: `?` it leaves alone opens help for them. Alerts, confirms and
+                // prompts keep taking every key.
+                presentHelp()
+                needsDisplay = true
             }
             return
         }
@@ -223,9 +229,7 @@ public final class Application {
     public var globalBindings: [KeyBinding] {
         // While a text field has focus `?` and `q` are text: the bar offers F1 and ^C instead.
         let typing = acceptsTextInput
-        var bindings = [
-            KeyBinding([.character("?"), .function(1)], label: typing ? "F1" : "?", help: "Help: every key of this screen") { [unowned self] in self.presentHelp() },
-        ]
+        var bindings = [helpBinding]
         if !typing {
             bindings.append(KeyBinding(.character("q"), help: "Quit") { [unowned self] in self.terminate(.quit) })
         }
@@ -241,9 +245,22 @@ public final class Application {
         }
     }
 
+    /// What the hint bar keeps at its right end: help and quit, or under a container modal
+    /// help alone.
+    private var pinnedBindings: [KeyBinding] {
+        guard let modal = modals.last else { return globalBindings }
+        return modal.children.isEmpty ? [] : [helpBinding]
+    }
+
+    /// `?` (F1 while typing): help for the keys of what has focus.
+    private var helpBinding: KeyBinding {
+        KeyBinding([.character("?"), .function(1)], label: acceptsTextInput ? "F1" : "?", help: "Help: every key of this screen") { [unowned self] in self.presentHelp() }
+    }
+
     /// The bindings a person can use now: the focused screen's first, then its ancestors'.
+    /// Under a modal only its own, and help when it is a container with keys to learn.
     public var activeBindings: [KeyBinding] {
-        modals.isEmpty ? screenBindings + globalBindings : screenBindings
+        screenBindings + pinnedBindings
     }
 
     /// The top modal's bindings, or the focus chain's, focused screen first.
@@ -260,7 +277,13 @@ public final class Application {
     }
 
     private func presentHelp() {
-        presentModal(HelpOverlay(bindings: activeBindings, title: focusChain.last?.title ?? "Help"))
+        let chain = modals.last.map { Self.focusChain(from: $0) } ?? focusChain
+        presentModal(HelpOverlay(bindings: activeBindings, title: chain.last?.title ?? "Help"))
+    }
+
+    /// F1 always; `?` unless it is text for a field.
+    private func asksForHelp(_ key: Key) -> Bool {
+        key == .function(1) || (key == .character("?") && !acceptsTextInput)
     }
 
     // MARK: modals
@@ -300,7 +323,7 @@ public final class Application {
             root.render(in: canvas.subcanvas(content))
             if !modals.isEmpty { target.buffer.cursor = nil }
             for modal in modals { modal.render(in: canvas.subcanvas(content)) }
-            HintBar.draw(in: canvas.subcanvas(bar), bindings: screenBindings, pinned: modals.isEmpty ? globalBindings : [],
+            HintBar.draw(in: canvas.subcanvas(bar), bindings: screenBindings, pinned: pinnedBindings,
                          status: (modals.last.map { Self.focusChain(from: $0) } ?? focusChain).last?.statusText)
         }
         terminal.present(target.buffer, full: needsFullRepaint)

@@ -70,6 +70,24 @@ struct ApplicationTests {
         #expect(pilot.lines == before)
     }
 
+    @Test func aContainerModalThatLeavesQuestionMarkAloneGetsHelpForItsOwnKeys() throws {
+        let (pilot, _, _) = app()
+        let pane = RecordingScreen("Sheet")
+        pane.bindings = [KeyBinding(.character("s"), help: "Sort the sheet") {}]
+        pilot.app.presentModal(NavigationStack(root: pane))
+        try pilot.press()
+        #expect(pilot.hintBar.contains("? Help"), "the bar offers it: \(pilot.hintBar)")
+        try pilot.press(.character("?"))
+        #expect(pilot.app.modals.count == 2)
+        #expect(pilot.lines.contains { $0.contains("┌─ Keys: Sheet ─") })
+        #expect(pilot.lines.contains { $0.contains("│ s ") && $0.contains("Sort the sheet") }, "\(pilot.lines)")
+        #expect(!pilot.lines.contains { $0.contains("Xylophone") }, "the screen under the sheet is not what its keys reach")
+        try pilot.press(.character("?"))
+        #expect(pilot.app.modals.count == 1, "? on the help closes it, it does not open another")
+        try pilot.press(.function(1))
+        #expect(pilot.app.modals.count == 2)
+    }
+
     @Test func qAndQuestionMarkCloseHelpWithoutQuitting() throws {
         let (pilot, _, _) = app()
         try pilot.press(.character("?"), .character("q"))
