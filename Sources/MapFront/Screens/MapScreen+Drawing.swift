@@ -13,8 +13,9 @@ extension MapScreen {
         let map = canvas.subcanvas(mapRect)
         mapArea = map.frame
         let glyphs = MapGlyphs(unicode: canvas.capabilities.unicode)
-        dataStatus = drawer.draw(state.viewport, type: preferences.mapType, in: map, keepingClear: markSpans(in: map))
-        drawMarks(in: map, glyphs: glyphs)
+        let marks = marks(in: map, glyphs: glyphs)
+        dataStatus = drawer.draw(state.viewport, type: preferences.mapType, in: map, keepingClear: spans(of: marks, mapWidth: map.width))
+        drawMarks(marks, in: map, glyphs: glyphs)
         drawDataBanner(in: map)
 
         let info = canvas.subcanvas(infoRect)
@@ -33,47 +34,52 @@ extension MapScreen {
 
     // MARK: marks on the map
 
-    /// Where the marks drawn over the map go (the selected place and the pin with their titles,
-    /// the current location): city labels are kept out of these cells.
-    private func markSpans(in map: Canvas) -> [Rect] {
-        let markers = MapMarkers(viewport: state.viewport, columns: map.width, rows: map.height)
-        var spans: [Rect] = []
-        if let place = state.selectedPlace {
-            spans += markers.cells(for: place.coordinate).map { labelledSpan(label: place.name, at: $0, mapWidth: map.width) }
-        }
-        if let pin {
-            spans += markers.cells(for: pin.coordinate).map { labelledSpan(label: pin.displayTitle, at: $0, mapWidth: map.width) }
-        }
-        if let fix = location.currentFix, fix.coordinate.isValid {
-            spans += markers.cells(for: fix.coordinate).map { Rect(x: $0.x, y: $0.y, width: 1, height: 1) }
-        }
-        return spans
+    /// A glyph the screen puts over the map, with its title when it has one.
+    private struct Mark {
+        var cell: Point
+        var glyph: String
+        var label: String?
+        var style: Style
     }
 
-    private func drawMarks(in map: Canvas, glyphs: MapGlyphs) {
+    /// The screen's marks for this frame, in drawing order: the found place and the pin with
+    /// their titles, then the current location on top. Worked out once a frame: the drawer
+    /// keeps city labels out of their cells, then they are drawn.
+    private func marks(in map: Canvas, glyphs: MapGlyphs) -> [Mark] {
         let markers = MapMarkers(viewport: state.viewport, columns: map.width, rows: map.height)
+        var marks: [Mark] = []
         if let place = state.selectedPlace {
-            for cell in markers.cells(for: place.coordinate) {
-                drawLabelled(glyphs.place, label: place.name, at: cell, in: map, style: Style(foreground: .yellow, bold: true))
-            }
+            marks += markers.cells(for: place.coordinate).map { Mark(cell: $0, glyph: glyphs.place, label: place.name, style: Style(foreground: .yellow, bold: true)) }
         }
         if let pin {
-            let style = Style(foreground: .red, bold: true)
-            let cells = markers.cells(for: pin.coordinate)
-            for cell in cells { drawLabelled(glyphs.pin, label: pin.displayTitle, at: cell, in: map, style: style) }
-            if cells.isEmpty, let pointer = markers.edgePointer(for: pin.coordinate) {
-                // Off screen: an arrow on the edge, the way to pan to see it.
-                let mark = glyphs.arrow(pointer.direction) + glyphs.pin
-                let x = min(pointer.cell.x, max(0, map.width - 2))
-                map.write(mark, x: x, y: pointer.cell.y, style: Style(foreground: .red, bold: true, reverse: true))
-            }
+            marks += markers.cells(for: pin.coordinate).map { Mark(cell: $0, glyph: glyphs.pin, label: pin.displayTitle, style: Style(foreground: .red, bold: true)) }
         }
         if let fix = location.currentFix, fix.coordinate.isValid {
             let showsCourse = preferences.tracking == .followWithHeading && fix.course != nil
-            let mark = showsCourse ? glyphs.arrow(fix.course ?? 0) : glyphs.location
-            for cell in markers.cells(for: fix.coordinate) {
-                map.write(mark, x: cell.x, y: cell.y, style: Style(foreground: .cyan, bold: true, reverse: true))
-            }
+            let glyph = showsCourse ? glyphs.arrow(fix.course ?? 0) : glyphs.location
+            marks += markers.cells(for: fix.coordinate).map { Mark(cell: $0, glyph: glyph, label: nil, style: Style(foreground: .cyan, bold: true, reverse: true)) }
+        }
+        return marks
+    }
+
+    /// The cells each mark takes, its title included.
+    private func spans(of marks: [Mark], mapWidth: Int) -> [Rect] {
+        marks.map { mark in
+            mark.label.map { labelledSpan(label: $0, at: mark.cell, mapWidth: mapWidth) } ?? Rect(x: mark.cell.x, y: mark.cell.y, width: 1, height: 1)
+        }
+    }
+
+    private func drawMarks(_ marks: [Mark], in map: Canvas, glyphs: MapGlyphs) {
+        for mark in marks where mark.label != nil {
+            drawLabelled(mark.glyph, label: mark.label ?? "", at: mark.cell, in: map, style: mark.style)
+        }
+        // A pin off screen: an arrow on the edge, the way to pan to see it (nil when on screen).
+        if let pin, let pointer = MapMarkers(viewport: state.viewport, columns: map.width, rows: map.height).edgePointer(for: pin.coordinate) {
+            let x = min(pointer.cell.x, max(0, map.width - 2))
+            map.write(glyphs.arrow(pointer.direction) + glyphs.pin, x: x, y: pointer.cell.y, style: Style(foreground: .red, bold: true, reverse: true))
+        }
+        for mark in marks where mark.label == nil {
+            map.write(mark.glyph, x: mark.cell.x, y: mark.cell.y, style: mark.style)
         }
     }
 
