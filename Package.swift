@@ -29,6 +29,8 @@ let package = Package(
         .target(name: "Defaults", dependencies: ["PropertyList", "KeyedArchive", "FileSafety"]),
         .target(name: "Restoration", dependencies: ["PropertyList", "KeyedArchive", "FileSafety"]),
         .target(name: "Screens", dependencies: ["Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive"]),
+        // The synced key-value store and its backends; knows nothing of screens or fronts.
+        .target(name: "Cloud", dependencies: ["PropertyList", "FileSafety", "Defaults"]),
         // The fronts: each knows its own world and draws through Screens; neither imports the other.
         .target(name: "MapFront", dependencies: ["Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive"]),
         .target(name: "BookFront", dependencies: ["Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive",
@@ -85,6 +87,7 @@ let package = Package(
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"], resources: [.copy("Crafted")]),
         .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive", "PropertyList"]),
         .testTarget(name: "EndToEndTests"),
+        .testTarget(name: "CloudTests", dependencies: ["Cloud", "PropertyList", "Defaults"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "Terminal", "Defaults", "PropertyList"]),
         .testTarget(name: "WonderlandAppTests", dependencies: ["WonderlandApp", "BookFront", "MapFront", "Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive"]),

@@ -1,0 +1,34 @@
+import Foundation
+
+/// Where synced changes are kept between devices: a shared folder, later a database server.
+/// A backend stores change records and hands back everything written; it never merges or
+/// decides a winner (the store does, the same way for every backend).
+///
+/// Backends are used from the store's worker thread only, one call at a time; `wake()` alone
+/// may be called from any thread.
+public protocol KeyValueBackend: AnyObject, Sendable {
+    /// What the user is told this store is ("folder ~/Sync/wonderland").
+    var displayName: String { get }
+
+    /// Writes this device's changes, in order. Throws when the backend cannot be reached or
+    /// written; then none or some of them may be stored, and the store sends them all again
+    /// later (records are idempotent: a duplicate changes nothing).
+    func append(_ records: [ChangeRecord]) throws
+
+    /// Changes not returned before (by any device, this one's included, duplicates allowed).
+    /// The first call after creation returns everything the backend holds. Throws when the
+    /// backend cannot be read; the next call tries again from where the last good one ended.
+    func fetchChanges() throws -> [ChangeRecord]
+
+    /// Blocks up to `timeout` seconds, returning early when the backend may have news (another
+    /// device wrote) or when `wake()` is called.
+    func waitForChanges(timeout: Double)
+
+    /// Ends a `waitForChanges` early (the store has local changes to send, or is closing).
+    func wake()
+
+    /// Housekeeping: lets the backend drop this device's changes that `latest` supersedes.
+    /// `latest` is the merged state the store holds now. Failures are not errors worth
+    /// reporting; compaction is tried again later.
+    func compact(latest: MergedChanges)
+}
