@@ -19,7 +19,8 @@ struct ProofJourneyTests {
         let books = dataHome.appendingPathComponent("wonderland/books")
         try FileManager.default.createDirectory(at: books, withIntermediateDirectories: true)
         try book.contents().write(to: books.appendingPathComponent("alice29.txt"))
-        let tmux = try TmuxSession(columns: 120, rows: 30, environment: ["XDG_DATA_HOME": dataHome.path], home: home)
+        let tmux = try TmuxSession(columns: 120, rows: 30, environment: ["XDG_DATA_HOME": dataHome.path], home: home,
+                                   journey: "chapterSevenAcrossWidths \(book.name)")
 
         try tmux.launchApp()
         try tmux.type("3")
@@ -162,7 +163,8 @@ struct ProofJourneyTests {
         try tmux.press("C-z")
         try tmux.waitForText("Stopped")
         tmux.check(FileManager.default.fileExists(atPath: tmux.archive.path), "Ctrl-Z saved the place")
-        try tmux.run("fg")
+        // The shell ran the launch line's `echo exit=$?` when the job stopped; fg says it again.
+        try tmux.run("fg; echo \"exit=$?\"")
         let back = try tmux.waitFor("the map again after fg") { Self.statusRows($0).view == view && !$0.joined().contains("loading") }
         tmux.check(Self.mapRows(back) == Self.mapRows(before), "the same map after fg, cell for cell")
         try tmux.type("q")
@@ -184,7 +186,7 @@ struct ProofJourneyTests {
         let deadline = Date().addingTimeInterval(30)
         while true {
             try tmux.type("/")
-            try tmux.waitForText("Find a place")
+            try tmux.waitForText("─ Find a place ─")
             try tmux.type("Paris")
             let found = try tmux.waitFor("Paris in the finder") { lines in
                 let text = lines.joined(separator: "\n")
@@ -192,7 +194,7 @@ struct ProofJourneyTests {
             }
             if found.joined().contains("▸ Paris, France") { break }
             try tmux.press("Escape")
-            try tmux.waitFor("the finder closed") { !$0.joined().contains("Find a place") }
+            try tmux.waitFor("the finder closed") { !$0.joined().contains("─ Find a place ─") }
             guard Date() < deadline else { throw E2EError("the finder never had the place names; \(tmux.keepScreens())") }
             usleep(200_000)
         }
