@@ -257,8 +257,13 @@ struct ProofJourneyTests {
     @Test("a wait that times out keeps every capture of the journey as text files and says where; so does a failed check")
     func failedJourneyKeepsItsScreens() throws {
         let output = try HomeFolder()  // a throwaway test-output folder, removed afterwards
-        let tmux = try TmuxSession(columns: 60, rows: 10, journey: "throwaway journey", testOutput: output.url)
         let folder = output.url.appendingPathComponent("journeys/throwaway-journey")
+        do {  // a terminal closed before the one that fails, as in a relaunch
+            let closed = try TmuxSession(columns: 60, rows: 10, journey: "throwaway journey", session: "closed", testOutput: output.url)
+            try closed.run("echo zeroth-marker")
+            try closed.waitForText("zeroth-marker")
+        }
+        let tmux = try TmuxSession(columns: 60, rows: 10, journey: "throwaway journey", testOutput: output.url)
         try tmux.run("echo first-marker")
         try tmux.waitForText("first-marker")
         try tmux.run("echo second-marker")
@@ -274,7 +279,7 @@ struct ProofJourneyTests {
         #expect(message.contains("timed out waiting for a screen that never comes"))
         #expect(message.contains(folder.path), "the failure says where the screens are: \(message)")
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-        #expect(files.first?.hasPrefix("01-app-") == true, "\(files)")
+        #expect(files.first?.hasPrefix("01-closed-") == true, "the closed terminal's screens come first: \(files)")
         #expect(files.last?.hasSuffix("-app-final-pane.txt") == true, "the pane as the failure left it: \(files)")
         #expect(files.contains { $0.hasSuffix("-app-a-screen-that-never-comes.txt") }, "\(files)")
         let numbers = files.compactMap { Int($0.prefix(2)) }
@@ -284,7 +289,8 @@ struct ProofJourneyTests {
         #expect(contents.contains { $0.contains("“first-marker”") && $0.contains("$ echo first-marker") && !$0.contains("second-marker") },
                 "the screen of the first wait")
         #expect(contents.contains { $0.contains("$ echo second-marker") })
-        #expect(contents.allSatisfy { $0.hasPrefix("journey throwaway-journey, session app: ") })
+        #expect(contents.contains { $0.hasPrefix("journey throwaway-journey, session closed: ") && $0.contains("$ echo zeroth-marker") })
+        #expect(contents.allSatisfy { $0.hasPrefix("journey throwaway-journey, session ") })
 
         // A failed check (a known issue here, so the suite still passes) adds what came since.
         try tmux.run("echo third-marker")

@@ -29,7 +29,7 @@ final class TmuxSession {
         let exports = env.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
         try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "env -i PATH=/usr/bin:/bin \(exports) bash --norc --noprofile +o history"])
         try tmux(["set-option", "-g", "window-size", "manual"])
-        try waitFor { $0.contains("$") }
+        try waitFor("the shell prompt") { $0.contains("$") }
     }
 
     /// Ends the server and waits for what ran in it (the shell, the app saving on SIGHUP) to
