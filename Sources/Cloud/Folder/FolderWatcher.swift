@@ -116,22 +116,27 @@ final class FolderWatcher: @unchecked Sendable {
             var offset = 0
             let headerSize = MemoryLayout<inotify_event>.size
             while offset + headerSize <= count {
-                let (mask, length) = buffer.withUnsafeBytes { raw in
+                let (descriptor, mask, length) = buffer.withUnsafeBytes { raw in
                     let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
-                    return (event.mask, Int(event.len))
+                    return (event.wd, event.mask, Int(event.len))
                 }
                 let nameBytes = buffer[(offset + headerSize) ..< min(count, offset + headerSize + length)]
                 let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
                 if mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
-                    if watch >= 0 { inotify_rm_watch(inotify, watch) }
-                    watch = -1
-                    news = true
+                    // The folder went (or moved away): watch the path again once it is back.
+                    // An IN_IGNORED for a watch already dropped is old news.
+                    if descriptor == watch {
+                        inotify_rm_watch(inotify, watch)
+                        watch = -1
+                        news = true
+                    }
                 } else if ChangeFileName.isChangeFile(name) || mask & UInt32(IN_Q_OVERFLOW) != 0 {
                     news = true
                 }
                 offset += headerSize + length
             }
         }
+        if watch < 0, FolderSystemCalls.status(of: folder) != nil { addWatch() }
         return news
     }
 }
