@@ -20,6 +20,7 @@ public enum KeyValueStoreLimitError: Error, Equatable, CustomStringConvertible {
     case emptyKey
     case tooManyKeys(count: Int, limit: Int)
     case tooLarge(bytes: Int, limit: Int)
+    case notAPropertyList(key: String)
 
     public var description: String {
         switch self {
@@ -27,6 +28,7 @@ public enum KeyValueStoreLimitError: Error, Equatable, CustomStringConvertible {
         case .emptyKey: return "a key may not be empty"
         case .tooManyKeys(let count, let limit): return "the store would hold \(count) keys; it may hold at most \(limit)"
         case .tooLarge(let bytes, let limit): return "the store would hold \(bytes) bytes; it may hold at most \(limit)"
+        case .notAPropertyList(let key): return "the value for \"\(key)\" cannot be written as a property list"
         }
     }
 }

@@ -1,0 +1,140 @@
+import FileSafety
+import Foundation
+import PropertyList
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The synced store's copy on this machine ($XDG_DATA_HOME/wonderland/synced-store.plist): this
+/// device's identity, its clock, which backend the copy belongs to, and every change it knows,
+/// including its own changes the backend has not received yet. With it the app starts with the
+/// last known values and sends what was queued offline, even after a restart.
+///
+/// Several instances on one machine share the file: saving merges under a lock (the merge is
+/// last-writer-wins, so merging copies loses nothing), and each instance reads the others' news.
+public struct LocalReplica: Equatable, Sendable {
+    public var device: DeviceIdentifier
+    public var clock: HybridTimestamp
+    /// The backend's `displayName` the changes came from.
+    public var backend: String?
+    public var changes: MergedChanges
+
+    public init(device: DeviceIdentifier, clock: HybridTimestamp = .zero, backend: String? = nil, changes: MergedChanges = MergedChanges()) {
+        self.device = device
+        self.clock = clock
+        self.backend = backend
+        self.changes = changes
+    }
+
+    /// Merges another copy of the same device's replica into this one.
+    public mutating func absorb(_ other: LocalReplica) {
+        clock = max(clock, other.clock)
+        guard other.backend == backend || other.backend == nil || backend == nil else { return }
+        backend = backend ?? other.backend
+        changes.merge(other.changes.latest.values)
+    }
+
+    // MARK: encoding
+
+    public func propertyList() -> PropertyListValue {
+        var records: [PropertyListValue] = []
+        for record in changes.latest.values.sorted(by: { $0.key < $1.key }) {
+            var fields: [String: PropertyListValue] = [
+                "k": .string(record.key),
+                "c": .integer(Int64(bitPattern: record.stamp.clock.rawValue)),
+                "d": .string(record.stamp.device.rawValue),
+            ]
+            if let payload = record.payload { fields["v"] = .data(payload) }
+            records.append(.dictionary(fields))
+        }
+        var root: [String: PropertyListValue] = [
+            "device": .string(device.rawValue),
+            "clock": .integer(Int64(bitPattern: clock.rawValue)),
+            "changes": .array(records),
+        ]
+        if let backend { root["backend"] = .string(backend) }
+        return .dictionary(root)
+    }
+
+    public init(propertyList value: PropertyListValue) throws {
+        guard case .dictionary(let root) = value,
+              case .string(let deviceText)? = root["device"], let device = DeviceIdentifier(deviceText),
+              case .integer(let clock)? = root["clock"],
+              case .array(let records)? = root["changes"] else { throw ReplicaError.malformed("missing device, clock or changes") }
+        var changes = MergedChanges()
+        for case .dictionary(let fields) in records {
+            guard case .string(let key)? = fields["k"], case .integer(let stamp)? = fields["c"],
+                  case .string(let writer)? = fields["d"], let writerID = DeviceIdentifier(writer) else {
+                throw ReplicaError.malformed("a change without key, clock or device")
+            }
+            var payload: Data?
+            if case .data(let bytes)? = fields["v"] { payload = bytes }
+            changes.merge(ChangeRecord(key: key, payload: payload,
+                                       stamp: ChangeStamp(clock: HybridTimestamp(rawValue: UInt64(bitPattern: stamp)), device: writerID)))
+        }
+        var backend: String?
+        if case .string(let name)? = root["backend"] { backend = name }
+        self.init(device: device, clock: HybridTimestamp(rawValue: UInt64(bitPattern: clock)), backend: backend, changes: changes)
+    }
+
+    public enum ReplicaError: Error, CustomStringConvertible {
+        case malformed(String)
+        public var description: String {
+            switch self { case .malformed(let why): return "not a synced-store copy: \(why)" }
+        }
+    }
+}
+
+/// Reads and writes the replica file under a lock beside it, moving a damaged file aside.
+public struct LocalReplicaFile: Sendable {
+    public let url: URL
+
+    public init(url: URL) { self.url = url }
+
+    public static func standard(dataFolder: URL) -> LocalReplicaFile {
+        LocalReplicaFile(url: dataFolder.appendingPathComponent("synced-store.plist"))
+    }
+
+    /// The replica on disk; nil when there is none. A damaged file is moved aside and reported
+    /// through `warning`.
+    public func load(warning: inout String?) -> LocalReplica? {
+        (try? withLock { readUnlocked(warning: &warning) }) ?? nil
+    }
+
+    /// Merges `replica` with what is on disk (another instance may have saved since) and writes
+    /// the result; returns the merged copy.
+    @discardableResult
+    public func save(_ replica: LocalReplica) throws -> LocalReplica {
+        try withLock {
+            var warning: String?
+            var merged = replica
+            if let onDisk = readUnlocked(warning: &warning), onDisk.device == replica.device { merged.absorb(onDisk) }
+            let data = try BinaryPropertyListWriter.data(from: merged.propertyList())
+            try AtomicFile.write(data, to: url)
+            return merged
+        }
+    }
+
+    private func readUnlocked(warning: inout String?) -> LocalReplica? {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        do {
+            return try LocalReplica(propertyList: BinaryPropertyListReader.read(data))
+        } catch {
+            let moved = try? AtomicFile.moveAside(url, label: "damaged")
+            warning = "The synced store's local copy \(url.path) could not be read (\(error)); it was moved to \(moved?.lastPathComponent ?? "?") and the store starts again from the sync folder."
+            return nil
+        }
+    }
+
+    private func withLock<T>(_ body: () throws -> T) throws -> T {
+        try AtomicFile.makeFolder(url.deletingLastPathComponent())
+        let descriptor = open(url.path + ".lock", O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw AtomicFile.Failure(operation: "open", path: url.path + ".lock", code: errno) }
+        defer { close(descriptor) }
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw AtomicFile.Failure(operation: "lock", path: url.path + ".lock", code: errno) }
+        }
+        defer { flock(descriptor, LOCK_UN) }
+        return try body()
+    }
+}

@@ -1,0 +1,369 @@
+import Defaults
+import Foundation
+import PropertyList
+
+/// NSUbiquitousKeyValueStore for Wonderland: property-list values under string keys, shared by
+/// every instance on every machine that points at the same backend.
+///
+/// Reads and writes work on this machine's copy at once and never wait for the backend; a worker
+/// thread (`start()`) sends queued writes and fetches other devices' changes, merging them last
+/// writer wins by (hybrid logical clock, device). What changed underneath the app is told, like
+/// the did-change-externally notification, through `processExternalChanges()` on the app's
+/// thread; the worker calls `onNews` (the app's wake-up) when there is something to tell.
+/// Apple's limits hold: a write that would break one is refused whole, with a quota-violation
+/// change.
+public final class UbiquitousKeyValueStore: @unchecked Sendable {
+    public struct Configuration {
+        public var backend: KeyValueBackend
+        /// This machine's copy; nil keeps it in memory only (tests).
+        public var replicaFile: LocalReplicaFile?
+        /// Nil takes the replica's identity, or makes a new one.
+        public var device: DeviceIdentifier?
+        public var limits: KeyValueStoreLimits
+        public var wallMilliseconds: @Sendable () -> UInt64
+        /// How long the worker waits for news before looking again anyway.
+        public var pollInterval: Double
+        /// Called on the worker thread when there are changes to deliver or the status changed.
+        public var onNews: @Sendable () -> Void
+
+        public init(backend: KeyValueBackend, replicaFile: LocalReplicaFile? = nil, device: DeviceIdentifier? = nil,
+                    limits: KeyValueStoreLimits = .apple,
+                    wallMilliseconds: @escaping @Sendable () -> UInt64 = HybridLogicalClock.systemMilliseconds,
+                    pollInterval: Double = 0.5, onNews: @escaping @Sendable () -> Void = {}) {
+            self.backend = backend
+            self.replicaFile = replicaFile
+            self.device = device
+            self.limits = limits
+            self.wallMilliseconds = wallMilliseconds
+            self.pollInterval = pollInterval
+            self.onNews = onNews
+        }
+    }
+
+    public let device: DeviceIdentifier
+    public let backendName: String
+    private let backend: KeyValueBackend
+    private let configuration: Configuration
+    private let clock: HybridLogicalClock
+
+    private let lock = NSLock()
+    /// Everything known here: the backend's changes and this machine's own.
+    private var local: MergedChanges
+    /// What the backend is known to hold (fetched from it, or accepted by it).
+    private var delivered = MergedChanges()
+    private var decoded: [String: (stamp: ChangeStamp, value: PropertyListValue?)] = [:]
+    private var queued: [KeyValueStoreChange] = []
+    private var currentStatus = KeyValueStoreStatus()
+    private var hasSynced = false
+    private var replicaNeedsSaving = false
+    private var warnings: [String] = []
+    private var observers: [Int: (KeyValueStoreChange) -> Void] = [:]
+    private var nextObserverID = 0
+
+    /// One sync pass at a time, whether from the worker or `synchronize()`.
+    private let syncLock = NSLock()
+    private var worker: Thread?
+    private var stopping = false
+    private let workerFinished = DispatchSemaphore(value: 0)
+
+    public init(_ configuration: Configuration) {
+        self.configuration = configuration
+        backend = configuration.backend
+        backendName = configuration.backend.displayName
+        var warning: String?
+        let saved = configuration.replicaFile?.load(warning: &warning)
+        if let warning { warnings.append(warning) }
+        device = configuration.device ?? saved?.device ?? DeviceIdentifier.random()
+        clock = HybridLogicalClock(last: saved?.clock ?? .zero, wallMilliseconds: configuration.wallMilliseconds)
+        if let saved, saved.device == device, saved.backend == nil || saved.backend == backendName {
+            local = saved.changes
+        } else {
+            local = MergedChanges()
+            let dropped = saved?.changes.liveKeys ?? []
+            if saved?.backend != nil, !dropped.isEmpty {
+                // Another folder or server: its values are not this one's.
+                queued.append(KeyValueStoreChange(reason: .accountChange, changedKeys: dropped.sorted()))
+            }
+        }
+        replicaNeedsSaving = saved == nil || saved?.backend != backendName
+        currentStatus.pendingChanges = pendingRecordsLocked().count
+    }
+
+    deinit { stop() }
+
+    // MARK: Reading
+
+    public func object(forKey key: String) -> PropertyListValue? {
+        lock.withLock { valueLocked(forKey: key) }
+    }
+
+    /// The winning change for `key`, a removal included (nil: nobody ever wrote the key).
+    public func record(forKey key: String) -> ChangeRecord? {
+        lock.withLock { local.record(forKey: key) }
+    }
+
+    public var dictionaryRepresentation: [String: PropertyListValue] {
+        lock.withLock {
+            var values: [String: PropertyListValue] = [:]
+            for key in local.liveKeys { values[key] = valueLocked(forKey: key) }
+            return values
+        }
+    }
+
+    public var status: KeyValueStoreStatus { lock.withLock { currentStatus } }
+
+    /// Problems to tell the user once (a damaged local copy moved aside).
+    public func takeWarnings() -> [String] {
+        lock.withLock {
+            defer { warnings = [] }
+            return warnings
+        }
+    }
+
+    // MARK: Writing
+
+    /// Sets or (with nil) removes a value. A write over a limit is refused and reported as a
+    /// quota-violation change; use `setValues` to learn of it at once.
+    public func set(_ value: PropertyListValue?, forKey key: String) {
+        try? setValues([key: value])
+    }
+
+    public func removeObject(forKey key: String) { set(nil, forKey: key) }
+
+    /// Writes several keys at once, all or nothing: when the result would break a limit, nothing
+    /// is written, a quota-violation change is queued, and the error says which limit.
+    public func setValues(_ changes: [String: PropertyListValue?]) throws(KeyValueStoreLimitError) {
+        var records: [ChangeRecord] = []
+        var refusal: KeyValueStoreLimitError?
+        for (key, value) in changes.sorted(by: { $0.key < $1.key }) {
+            var payload: Data?
+            if let value {
+                guard let bytes = try? BinaryPropertyListWriter.data(from: value) else {
+                    refusal = .notAPropertyList(key: key)
+                    break
+                }
+                payload = bytes
+            }
+            records.append(ChangeRecord(key: key, payload: payload, stamp: ChangeStamp(clock: .zero, device: device)))
+        }
+        lock.lock()
+        if refusal == nil {
+            do throws(KeyValueStoreLimitError) {
+                try checkLimitsLocked(applying: records)
+            } catch {
+                refusal = error
+            }
+        }
+        if let refusal {
+            queued.append(KeyValueStoreChange(reason: .quotaViolationChange, changedKeys: changes.keys.sorted(), refusal: refusal))
+            lock.unlock()
+            configuration.onNews()
+            throw refusal
+        }
+        for record in records {
+            if let current = local.record(forKey: record.key), current.payload == record.payload { continue }
+            local.merge(ChangeRecord(key: record.key, payload: record.payload, stamp: ChangeStamp(clock: clock.now(), device: device)))
+        }
+        replicaNeedsSaving = true
+        currentStatus.pendingChanges = pendingRecordsLocked().count
+        lock.unlock()
+        backend.wake()
+    }
+
+    private func checkLimitsLocked(applying records: [ChangeRecord]) throws(KeyValueStoreLimitError) {
+        let limits = configuration.limits
+        for record in records {
+            if record.key.isEmpty { throw .emptyKey }
+            let bytes = record.key.utf8.count
+            if bytes > limits.maximumKeyBytes { throw .keyTooLong(key: record.key, bytes: bytes, limit: limits.maximumKeyBytes) }
+        }
+        var after = local
+        for record in records {
+            after.merge(ChangeRecord(key: record.key, payload: record.payload, stamp: ChangeStamp(clock: HybridTimestamp(rawValue: .max), device: device)))
+        }
+        let (keysNow, bytesNow) = Self.usage(of: local)
+        let (keysAfter, bytesAfter) = Self.usage(of: after)
+        // Changes from other devices may already have pushed the store over; a write that does
+        // not make it worse (a removal, a smaller value) is still allowed.
+        if keysAfter > limits.maximumKeyCount, keysAfter > keysNow { throw .tooManyKeys(count: keysAfter, limit: limits.maximumKeyCount) }
+        if bytesAfter > limits.maximumTotalBytes, bytesAfter > bytesNow { throw .tooLarge(bytes: bytesAfter, limit: limits.maximumTotalBytes) }
+    }
+
+    /// Live keys and the bytes of their keys and values.
+    static func usage(of changes: MergedChanges) -> (keys: Int, bytes: Int) {
+        var keys = 0
+        var bytes = 0
+        for record in changes.latest.values {
+            guard let payload = record.payload else { continue }
+            keys += 1
+            bytes += record.key.utf8.count + payload.count
+        }
+        return (keys, bytes)
+    }
+
+    // MARK: Notifications
+
+    /// Observers hear of changes made underneath the app, on the thread that calls
+    /// `processExternalChanges()`. Subscribed while the token lives.
+    public func addObserver(_ handler: @escaping (KeyValueStoreChange) -> Void) -> PreferenceObservation {
+        lock.withLock {
+            let id = nextObserverID
+            nextObserverID += 1
+            observers[id] = handler
+            return PreferenceObservation { [weak self] in self?.removeObserver(id) }
+        }
+    }
+
+    private func removeObserver(_ id: Int) {
+        lock.withLock { observers[id] = nil }
+    }
+
+    /// Delivers queued changes to the observers (on the calling thread, the app's) and returns
+    /// them.
+    @discardableResult
+    public func processExternalChanges() -> [KeyValueStoreChange] {
+        let (changes, handlers) = lock.withLock { () -> ([KeyValueStoreChange], [(KeyValueStoreChange) -> Void]) in
+            defer { queued = [] }
+            return (queued, observers.keys.sorted().compactMap { observers[$0] })
+        }
+        for change in changes {
+            for handler in handlers { handler(change) }
+        }
+        return changes
+    }
+
+    // MARK: Syncing
+
+    /// Starts the worker thread that keeps this copy and the backend in step.
+    public func start() {
+        lock.withLock {
+            guard worker == nil else { return }
+            stopping = false
+            let thread = Thread { [weak self] in self?.runWorker() }
+            thread.name = "wonderland-sync"
+            worker = thread
+            thread.start()
+        }
+    }
+
+    /// Stops the worker after a last attempt to send what is queued (waiting at most `timeout`
+    /// seconds for a slow backend), and saves this machine's copy.
+    public func stop(timeout: Double = 1.5) {
+        let running = lock.withLock { () -> Bool in
+            guard worker != nil, !stopping else { return false }
+            stopping = true
+            return true
+        }
+        if running {
+            backend.wake()
+            _ = workerFinished.wait(timeout: .now() + timeout)
+        }
+        saveReplica()
+    }
+
+    /// Sends queued writes and fetches other devices' changes now, on the calling thread.
+    /// True when the backend was reached.
+    @discardableResult
+    public func synchronize() -> Bool {
+        syncLock.withLock { syncPassLocked() }
+    }
+
+    private func runWorker() {
+        while !lock.withLock({ stopping }) {
+            synchronize()
+            if lock.withLock({ stopping }) { break }
+            backend.waitForChanges(timeout: configuration.pollInterval)
+        }
+        synchronize()  // the last queued writes, when the backend is there
+        lock.withLock { worker = nil }
+        workerFinished.signal()
+    }
+
+    private func syncPassLocked() -> Bool {
+        let statusBefore = lock.withLock { currentStatus }
+        var reached = false
+        do {
+            let fetched = try backend.fetchChanges()
+            for record in fetched { clock.observe(record.stamp.clock) }
+            let pending = lock.withLock { () -> [ChangeRecord] in
+                delivered.merge(fetched)
+                absorbLocked(fetched, reason: hasSynced ? .serverChange : .initialSyncChange)
+                return pendingRecordsLocked()
+            }
+            if !pending.isEmpty {
+                try backend.append(pending.sorted { $0.stamp < $1.stamp })
+                lock.withLock { _ = delivered.merge(pending) }
+                backend.compact(latest: lock.withLock { delivered })
+            }
+            reached = true
+            lock.withLock {
+                hasSynced = true
+                currentStatus.isReachable = true
+                currentStatus.problem = nil
+                currentStatus.lastSync = Date().timeIntervalSince1970
+            }
+        } catch {
+            lock.withLock {
+                currentStatus.isReachable = false
+                currentStatus.problem = "\(error)"
+            }
+        }
+        saveReplica()
+        let news = lock.withLock { () -> Bool in
+            currentStatus.pendingChanges = pendingRecordsLocked().count
+            return !queued.isEmpty || currentStatus != statusBefore
+        }
+        if news { configuration.onNews() }
+        return reached
+    }
+
+    /// Merges changes from elsewhere and queues a change for the keys whose value changed.
+    private func absorbLocked<S: Sequence>(_ records: S, reason: KeyValueStoreChangeReason) where S.Element == ChangeRecord {
+        var changed = Set<String>()
+        for record in records {
+            let before = local.record(forKey: record.key)
+            if local.merge(record), before?.payload != record.payload { changed.insert(record.key) }
+        }
+        guard !changed.isEmpty else { return }
+        replicaNeedsSaving = true
+        queued.append(KeyValueStoreChange(reason: reason, changedKeys: changed.sorted()))
+    }
+
+    /// This machine's changes the backend does not have yet.
+    private func pendingRecordsLocked() -> [ChangeRecord] {
+        local.latest.values.filter { record in
+            guard record.stamp.device == device else { return false }
+            guard let known = delivered.record(forKey: record.key) else { return true }
+            return known.stamp < record.stamp
+        }
+    }
+
+    private func saveReplica() {
+        guard let file = configuration.replicaFile else { return }
+        let replica = lock.withLock { () -> LocalReplica? in
+            guard replicaNeedsSaving else { return nil }
+            replicaNeedsSaving = false
+            return LocalReplica(device: device, clock: clock.latest, backend: backendName, changes: local)
+        }
+        guard let replica else { return }
+        do {
+            let merged = try file.save(replica)
+            // Another instance on this machine may have saved changes of its own meanwhile.
+            lock.withLock { absorbLocked(merged.changes.latest.values, reason: .serverChange) }
+        } catch {
+            lock.withLock {
+                replicaNeedsSaving = true
+                let message = "The synced store's local copy could not be saved: \(error)"
+                if !warnings.contains(message) { warnings.append(message) }
+            }
+        }
+    }
+
+    private func valueLocked(forKey key: String) -> PropertyListValue? {
+        guard let record = local.record(forKey: key), record.payload != nil else { return nil }
+        if let cached = decoded[key], cached.stamp == record.stamp { return cached.value }
+        let value = try? record.value()
+        decoded[key] = (record.stamp, value)
+        return value
+    }
+}
