@@ -41,19 +41,19 @@ final class FolderWriter {
     func compact(latest: MergedChanges) throws {
         try withNewestGenerationLocked { file in
             let generations = try OwnChangeFile.generations(in: folder, of: device).filter { $0.generation <= file.name.generation }
-            var newest: [String: ChangeRecord] = [:]
+            var newest = MergedChanges()
             for generation in generations {
                 guard let records = FolderReader.readWhole(path: folder + "/" + generation.fileName) else {
                     throw BackendUnavailable(reason: FolderSystemCalls.reason("read", folder + "/" + generation.fileName, errno))
                 }
-                for record in records where record.stamp.device == device {
-                    if let known = newest[record.key], known.stamp >= record.stamp { continue }
-                    newest[record.key] = record
-                }
+                // The same rule as every reader's merge, ties between two instances included.
+                newest.merge(records.filter { $0.stamp.device == device })
             }
-            let kept = newest.values.filter { record in
-                guard let winner = latest.record(forKey: record.key) else { return true }
-                return winner.stamp.device == device || winner.stamp <= record.stamp
+            // Another device's later change is in the folder already; this device's own later
+            // change may still be queued in the store, so only the former drops a record.
+            let kept = newest.latest.values.filter { record in
+                guard let winner = latest.record(forKey: record.key), winner.stamp.device != device else { return true }
+                return !MergedChanges.wins(winner, over: record)
             }.sorted { $0.key < $1.key }
             let target = ChangeFileName(device: device, generation: file.name.generation + 1)
             try writeAtomically(ChangeFileFormat.file(kept), as: target)
