@@ -19,7 +19,9 @@ struct ChangeFileScanner {
         var damagedRegions = 0
     }
 
-    private var deviceCache: [[UInt8]: DeviceIdentifier] = [:]
+    /// Records come in runs from one device (one file each): the last device's bytes are kept
+    /// so most records skip validating and allocating their device again.
+    private var lastDevice: (bytes: [UInt8], device: DeviceIdentifier)?
 
     /// `bytes` are the file's contents from file offset `start` to its current end.
     mutating func scan(_ bytes: UnsafeRawBufferPointer, fileOffset start: Int) -> Result {
@@ -123,7 +125,7 @@ struct ChangeFileScanner {
         let deviceLength = Int(body[cursor])
         cursor += 1
         guard deviceLength >= 1, cursor + deviceLength + 1 <= body.count else { return nil }
-        let deviceBytes = Array(body[cursor ..< cursor + deviceLength])
+        let deviceBytes = UnsafeRawBufferPointer(rebasing: body[cursor ..< cursor + deviceLength])
         cursor += deviceLength
         let flags = body[cursor]
         cursor += 1
@@ -132,11 +134,11 @@ struct ChangeFileScanner {
         guard !isRemoval || cursor == body.count else { return nil }
         guard let key = String(validating: keyBytes, as: UTF8.self) else { return nil }
         let device: DeviceIdentifier
-        if let known = deviceCache[deviceBytes] {
-            device = known
+        if let lastDevice, deviceBytes.elementsEqual(lastDevice.bytes) {
+            device = lastDevice.device
         } else {
             guard let string = String(validating: deviceBytes, as: UTF8.self), let parsed = DeviceIdentifier(string) else { return nil }
-            if deviceCache.count < 1024 { deviceCache[deviceBytes] = parsed }
+            lastDevice = (Array(deviceBytes), parsed)
             device = parsed
         }
         let payload = isRemoval ? nil : Data(UnsafeRawBufferPointer(rebasing: body[cursor...]))

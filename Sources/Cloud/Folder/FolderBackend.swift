@@ -87,7 +87,7 @@ public final class FolderBackend: KeyValueBackend, @unchecked Sendable {
         lock.withLock {
             let records = reader.ownRecordCount
             guard records > options.compactionFactor * reader.ownKeys.count + options.compactionSlack else { return }
-            try? writer.compact(latest: latest)
+            if let deleted = try? writer.compact(latest: latest) { reader.forget(deleted) }
         }
     }
 

@@ -35,6 +35,11 @@ struct FolderReader {
         }
     }
 
+    /// Files this device deleted itself (compacted generations): their records no longer count.
+    mutating func forget(_ names: [String]) {
+        for name in names { cursors[name] = nil }
+    }
+
     /// The new records of every change file in `names`. Files that vanish or cannot be opened
     /// are skipped this time (another device compacted, a sync tool is replacing one).
     mutating func read(names: [String]) -> [ChangeRecord] {
@@ -43,17 +48,17 @@ struct FolderReader {
         for name in cursors.keys where !present.contains(name) { cursors[name] = nil }
         // Sorted so a run is reproducible; the merge does not depend on the order.
         for name in present.sorted() {
-            records += readFile(named: name)
+            readFile(named: name, into: &records)
         }
         return records
     }
 
-    private mutating func readFile(named name: String) -> [ChangeRecord] {
+    private mutating func readFile(named name: String, into records: inout [ChangeRecord]) {
         let path = folder + "/" + name
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard descriptor >= 0 else { return [] }
+        guard descriptor >= 0 else { return }
         defer { close(descriptor) }
-        guard let status = FolderSystemCalls.status(of: descriptor), status.size >= 0 else { return [] }
+        guard let status = FolderSystemCalls.status(of: descriptor), status.size >= 0 else { return }
         var cursor = cursors[name] ?? Cursor(identity: status.identity, consumed: 0, records: 0)
         if cursor.identity != status.identity || status.size < cursor.consumed {
             cursor = Cursor(identity: status.identity, consumed: 0, records: 0)
@@ -61,7 +66,7 @@ struct FolderReader {
         guard status.size > cursor.consumed,
               let bytes = FolderSystemCalls.read(descriptor, from: cursor.consumed, count: status.size - cursor.consumed) else {
             cursors[name] = cursor
-            return []
+            return
         }
         let result = bytes.withUnsafeBytes { scanner.scan($0, fileOffset: cursor.consumed) }
         cursor.consumed = result.consumedTo
@@ -71,7 +76,7 @@ struct FolderReader {
         if ChangeFileName(parsing: name)?.device == device {
             for record in result.records where record.stamp.device == device { ownKeys.insert(record.key) }
         }
-        return result.records
+        records += result.records
     }
 
     /// Every record of one file, read whole (compaction reads this device's generations).

@@ -22,6 +22,8 @@ final class FolderWatcher: @unchecked Sendable {
     private var watch: Int32 = -1
     private let wakePipe: (read: Int32, write: Int32)
     private var baseline: Snapshot?
+    /// `isWatching` and `remember` may come from another thread than the waiting one.
+    private let stateLock = NSLock()
 
     init(folder: String, pollInterval: Double, usesInotify: Bool) {
         self.folder = folder
@@ -50,12 +52,14 @@ final class FolderWatcher: @unchecked Sendable {
     }
 
     /// True while inotify watches the folder (false: polling only).
-    var isWatching: Bool { inotify >= 0 && watch >= 0 }
+    var isWatching: Bool { stateLock.withLock { inotify >= 0 && watch >= 0 } }
 
     private func addWatch() {
-        guard inotify >= 0, watch < 0 else { return }
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
-        watch = inotify_add_watch(inotify, folder, mask)
+        stateLock.withLock {
+            guard inotify >= 0, watch < 0 else { return }
+            let mask = UInt32(IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
+            watch = inotify_add_watch(inotify, folder, mask)
+        }
     }
 
     func snapshot() -> Snapshot {
@@ -68,7 +72,7 @@ final class FolderWatcher: @unchecked Sendable {
     }
 
     /// Taken by `fetchChanges` before it reads: a change after it is news for the next wait.
-    func remember(_ snapshot: Snapshot) { baseline = snapshot }
+    func remember(_ snapshot: Snapshot) { stateLock.withLock { baseline = snapshot } }
 
     func wake() {
         var byte: UInt8 = 1
@@ -79,11 +83,11 @@ final class FolderWatcher: @unchecked Sendable {
         let deadline = Date(timeIntervalSinceNow: max(0, timeout))
         while true {
             let now = snapshot()
-            if let baseline, now != baseline {
-                remember(now)
-                return
+            let changed = stateLock.withLock { () -> Bool in
+                defer { baseline = now }
+                return baseline != nil && baseline != now
             }
-            if baseline == nil { remember(now) }
+            if changed { return }
             if now.folder != nil { addWatch() }  // the folder came back, or inotify lost it
             let remaining = deadline.timeIntervalSinceNow
             if remaining <= 0 { return }
@@ -125,7 +129,8 @@ final class FolderWatcher: @unchecked Sendable {
                 if mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
                     // The folder went (or moved away): watch the path again once it is back.
                     // An IN_IGNORED for a watch already dropped is old news.
-                    if descriptor == watch {
+                    stateLock.withLock {
+                        guard descriptor == watch else { return }
                         inotify_rm_watch(inotify, watch)
                         watch = -1
                         news = true
@@ -136,7 +141,7 @@ final class FolderWatcher: @unchecked Sendable {
                 offset += headerSize + length
             }
         }
-        if watch < 0, FolderSystemCalls.status(of: folder) != nil { addWatch() }
+        if FolderSystemCalls.status(of: folder) != nil { addWatch() }
         return news
     }
 }

@@ -38,7 +38,10 @@ final class FolderWriter {
     /// key, leaving out keys whose newest change in `latest` came from another device later.
     /// Safe against another process of this device appending: both go through the lock on the
     /// newest generation, and the older ones are deleted only once the new one is in place.
-    func compact(latest: MergedChanges) throws {
+    /// Returns the names of the generations deleted.
+    @discardableResult
+    func compact(latest: MergedChanges) throws -> [String] {
+        var deleted: [String] = []
         try withNewestGenerationLocked { file in
             let generations = try OwnChangeFile.generations(in: folder, of: device).filter { $0.generation <= file.name.generation }
             var newest = MergedChanges()
@@ -57,10 +60,11 @@ final class FolderWriter {
             }.sorted { $0.key < $1.key }
             let target = ChangeFileName(device: device, generation: file.name.generation + 1)
             try writeAtomically(ChangeFileFormat.file(kept), as: target)
-            for generation in generations { unlink(folder + "/" + generation.fileName) }
+            for generation in generations where unlink(folder + "/" + generation.fileName) == 0 { deleted.append(generation.fileName) }
             FolderSystemCalls.syncFolder(folder)
             current = nil
         }
+        return deleted
     }
 
     /// Runs `body` with this device's newest generation open and locked (creating generation 1
