@@ -17,16 +17,14 @@ final class FolderWriter {
     func append(_ records: [ChangeRecord]) throws {
         guard !records.isEmpty else { return }
         try withNewestGenerationLocked { file in
-            var file = file
-            if !file.endsCleanly() {
+            guard file.endsCleanly() else {
                 // A writer died mid-record: leave that file as it is and go on in a new one,
-                // created while holding the old one's lock (see OwnChangeFile).
+                // created while holding the old one's lock (see OwnChangeFile), so nobody else
+                // can be writing to it yet.
                 let next = try OwnChangeFile.open(ChangeFileName(device: device, generation: file.name.generation + 1), in: folder)
                 FolderSystemCalls.lock(next.descriptor, LOCK_EX)
-                file.unlock()
-                current = next
-                file = next
                 defer { next.unlock() }
+                current = next
                 try next.write(records)
                 return
             }
