@@ -24,7 +24,7 @@ import Testing
         }
         let process = Process()
         process.executableURL = Self.packageRoot.appendingPathComponent("scripts/cloud-convergence")
-        process.arguments = ["4", "400"]
+        process.arguments = ["4", "1000"]
         var environment = ProcessInfo.processInfo.environment
         environment["BIN"] = bin
         environment["KEYS"] = "8"

@@ -101,6 +101,12 @@ import Glibc
         #expect(try backendB.fetchChanges().map(\.payload) == [Data_.record("k", "three", 3, a).payload])
     }
 
+    @Test func theDefaultFolderFollowsXDG() {
+        #expect(FolderBackend.defaultFolder(environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/alice"]).path == "/data/wonderland/cloud")
+        #expect(FolderBackend.defaultFolder(environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/alice"]).path == "/home/alice/.local/share/wonderland/cloud")
+        #expect(FolderBackend.defaultFolder(environment: ["HOME": "/home/alice"]).path == "/home/alice/.local/share/wonderland/cloud")
+    }
+
     @Test func aFolderThatIsAFileIsUnavailable() throws {
         let fixture = FolderFixture()
         let backend = try fixture.backend(a)

@@ -55,6 +55,19 @@ public final class FolderBackend: KeyValueBackend, @unchecked Sendable {
         watcher = FolderWatcher(folder: path, pollInterval: options.pollInterval, usesInotify: options.usesInotify)
     }
 
+    /// `$XDG_DATA_HOME/wonderland/cloud`, or `~/.local/share/wonderland/cloud` when XDG_DATA_HOME
+    /// is unset or not absolute (as the XDG spec says to treat it).
+    public static func defaultFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        let data: URL
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            data = URL(fileURLWithPath: xdg)
+        } else {
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            data = URL(fileURLWithPath: home).appendingPathComponent(".local/share")
+        }
+        return data.appendingPathComponent("wonderland/cloud")
+    }
+
     public var displayName: String {
         let home = ProcessInfo.processInfo.environment["HOME"] ?? ""
         if !home.isEmpty, home != "/", path.hasPrefix(home + "/") { return "folder ~" + path.dropFirst(home.count) }
