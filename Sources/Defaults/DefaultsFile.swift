@@ -87,7 +87,14 @@ struct DefaultsFile {
     /// Runs `body` holding the lock: shared for reading, exclusive for read-merge-write.
     func withLock<T>(exclusive: Bool, _ body: () throws -> T) throws -> T {
         try makeFolder()
-        let descriptor = open(lockURL.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        var descriptor = open(lockURL.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        if descriptor < 0, !exclusive, errno == EROFS || errno == EACCES {
+            // A folder we cannot write to (a read-only mount, another user's folder) must still
+            // let the settings be read. flock works on a read-only descriptor; with no lock file
+            // at all, no writer has ever locked here, and a writer's rename is atomic anyway.
+            descriptor = open(lockURL.path, O_RDONLY | O_CLOEXEC)
+            if descriptor < 0 { return try body() }
+        }
         guard descriptor >= 0 else {
             throw FileError(description: "cannot open \(lockURL.path): \(String(cString: strerror(errno)))")
         }
