@@ -135,7 +135,7 @@ extension SettingsBundle {
 			<key>DefaultValue</key>
 			<false/>
 		</dict>
-		<!-- 2b -->
+		<!-- 2a: Sync Folder -->
 		<dict>
 			<key>Type</key>
 			<string>PSTextFieldSpecifier</string>
