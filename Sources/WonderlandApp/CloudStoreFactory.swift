@@ -32,9 +32,20 @@ public struct CloudStoreFactory {
         return (UbiquitousKeyValueStore(configuration), warning)
     }
 
-    /// The default backend: a folder every device writes its own change files into.
+    /// The default backend: a folder every device writes its own change files into, made on
+    /// the worker thread at its first use.
     public static func folderBackend(folder: URL, device: DeviceIdentifier) -> KeyValueBackend {
-        PlaceholderFolders.backend(for: folder)
+        CloudDeferredBackend(displayName: folderDisplayName(folder)) {
+            PlaceholderFolders.backend(for: folder)
+        }
+    }
+
+    /// "folder ~/Sync/wonderland": what the user is told the store is.
+    static func folderDisplayName(_ folder: URL) -> String {
+        let path = folder.standardizedFileURL.path
+        let home = ProcessInfo.processInfo.environment["HOME"] ?? ""
+        if !home.isEmpty, home != "/", path.hasPrefix(home + "/") { return "folder ~" + path.dropFirst(home.count) }
+        return "folder \(path)"
     }
 }
 

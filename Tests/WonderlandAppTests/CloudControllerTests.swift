@@ -187,4 +187,24 @@ struct CloudControllerTests {
         #expect(laptop.store.object(forKey: "WLReadingPositions") == laptopPosition)
         #expect(phone.store.object(forKey: "WLReadingPositions") == laptopPosition)
     }
+
+    @Test func aBackendThatCannotBeMadeYetLeavesTheStoreOfflineAndIsTriedAgain() {
+        final class Attempts: @unchecked Sendable { var count = 0 }
+        let attempts = Attempts()
+        let cloud = InMemoryCloud()
+        let backend = CloudDeferredBackend(displayName: "folder /mnt/gone") {
+            attempts.count += 1
+            if attempts.count == 1 { throw BackendUnavailable(reason: "cannot create /mnt/gone") }
+            return cloud.backend()
+        }
+        let store = UbiquitousKeyValueStore(.init(backend: backend, device: DeviceIdentifier("phone")!))
+        #expect(attempts.count == 0, "nothing is made when the store opens")
+        store.set(.string("kept"), forKey: "k")
+        #expect(!store.synchronize())
+        #expect(store.status.problem == "cannot create /mnt/gone")
+        #expect(CloudStatusBoard.describe(store.status) == "offline: cannot create /mnt/gone, 1 change waiting")
+        #expect(store.synchronize())
+        #expect(cloud.allRecords.map(\.key) == ["k"])
+        #expect(CloudStatusBoard.describe(store.status) == "synced")
+    }
 }
