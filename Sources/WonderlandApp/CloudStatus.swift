@@ -1,7 +1,8 @@
 import Cloud
 
 /// The one line the user sees about syncing, in the tab bar: nothing while sync is off,
-/// "synced", "syncing, 2 waiting", or "offline: <why>, 2 changes waiting".
+/// "synced", "syncing, 2 changes waiting", or "offline, 2 changes waiting: <why>" (the count
+/// first: a long reason is what the tab bar cuts).
 public final class CloudStatusBoard {
     public internal(set) var text: String?
     public init() {}
@@ -17,7 +18,7 @@ public final class CloudStatusBoard {
             return waiting > 0 ? "syncing, \(changes)" : "synced"
         case false?:
             let why = status.problem.map { ": \($0)" } ?? ""
-            return "offline\(why), \(changes)"
+            return waiting > 0 ? "offline, \(changes)\(why)" : "offline\(why)"
         }
     }
 }

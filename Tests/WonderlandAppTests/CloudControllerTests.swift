@@ -202,7 +202,7 @@ struct CloudControllerTests {
         store.set(.string("kept"), forKey: "k")
         #expect(!store.synchronize())
         #expect(store.status.problem == "cannot create /mnt/gone")
-        #expect(CloudStatusBoard.describe(store.status) == "offline: cannot create /mnt/gone, 1 change waiting")
+        #expect(CloudStatusBoard.describe(store.status) == "offline, 1 change waiting: cannot create /mnt/gone")
         #expect(store.synchronize())
         #expect(cloud.allRecords.map(\.key) == ["k"])
         #expect(CloudStatusBoard.describe(store.status) == "synced")
