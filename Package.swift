@@ -84,6 +84,16 @@ let package = Package(
             dependencies: ["BookFront", "Screens", "Terminal", "Defaults", "PropertyList"],
             path: "Benchmarks/bench-book"
         ),
+        .executableTarget(
+            name: "cloud-hammer",
+            dependencies: ["Cloud", "PropertyList"],
+            path: "Benchmarks/cloud-hammer"
+        ),
+        .executableTarget(
+            name: "bench-cloud-merge",
+            dependencies: ["Cloud", "PropertyList"],
+            path: "Benchmarks/bench-cloud-merge"
+        ),
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"], resources: [.copy("Crafted")]),
         .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive", "PropertyList"]),
         .testTarget(name: "EndToEndTests"),

@@ -36,7 +36,7 @@ public struct CloudStoreFactory {
     /// the worker thread at its first use.
     public static func folderBackend(folder: URL, device: DeviceIdentifier) -> KeyValueBackend {
         CloudDeferredBackend(displayName: folderDisplayName(folder)) {
-            PlaceholderFolders.backend(for: folder)
+            try FolderBackend(folder: folder, device: device)
         }
     }
 
@@ -46,20 +46,5 @@ public struct CloudStoreFactory {
         let home = ProcessInfo.processInfo.environment["HOME"] ?? ""
         if !home.isEmpty, home != "/", path.hasPrefix(home + "/") { return "folder ~" + path.dropFirst(home.count) }
         return "folder \(path)"
-    }
-}
-
-/// Until the folder backend is merged: one in-memory cloud per folder path, shared by the
-/// stores of this process only.
-enum PlaceholderFolders {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var clouds: [String: InMemoryCloud] = [:]
-
-    static func backend(for folder: URL) -> KeyValueBackend {
-        lock.withLock {
-            let cloud = clouds[folder.path] ?? InMemoryCloud()
-            clouds[folder.path] = cloud
-            return cloud.backend()
-        }
     }
 }

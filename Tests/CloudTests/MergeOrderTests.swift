@@ -49,3 +49,15 @@ final class WallClockStub: @unchecked Sendable {
     var value: UInt64
     init(_ value: UInt64) { self.value = value }
 }
+
+@Suite struct SameStampTests {
+    @Test func twoValuesWithOneStampHaveOneWinnerInEitherOrder() throws {
+        let stamp = ChangeStamp(clock: HybridTimestamp(milliseconds: 5, counter: 0), device: DeviceIdentifier("same")!)
+        let first = try ChangeRecord(key: "k", value: .string("first"), stamp: stamp)
+        let second = try ChangeRecord(key: "k", value: .string("second"), stamp: stamp)
+        let removal = ChangeRecord(key: "k", payload: nil, stamp: stamp)
+        let orders = [[first, second, removal], [second, removal, first], [removal, first, second]]
+        let winners = orders.map { MergedChanges($0).record(forKey: "k") }
+        #expect(Set(winners.map { $0?.payload }).count == 1)
+    }
+}

@@ -24,24 +24,26 @@ extension TmuxSession {
         if let forbidden {
             for capture in captures[before...] where capture.hasPrefix("  1 Map") {
                 if capture.contains(forbidden) {
-                    let kept = try keepCapture()
-                    Issue.record("a frame showed “\(forbidden)” before the restored screen (captures in \(kept))")
+                    Issue.record("a frame showed “\(forbidden)” before the restored screen (\(keepScreens()))")
                 }
             }
         }
         return frame
     }
 
-    /// An expectation about what the terminal shows: when it fails, the last screens are kept
-    /// under test-output/ beside the recorded issue.
+    /// An expectation about what the terminal shows: when it fails, every screen the session
+    /// captured is kept in the test output and the recorded issue says where.
     func check(_ condition: Bool, _ comment: String = "", sourceLocation: SourceLocation = #_sourceLocation) {
         guard !condition else { return }
-        let kept = (try? keepCapture()) ?? "nowhere"
-        Issue.record("\(comment.isEmpty ? "expectation failed" : comment) (screens kept at \(kept))", sourceLocation: sourceLocation)
+        Issue.record("\(comment.isEmpty ? "expectation failed" : comment) (\(keepScreens()))", sourceLocation: sourceLocation)
     }
 
     func paneRows() throws -> Int {
         Int(try tmux(["display-message", "-p", "-t", "0", "#{pane_height}"]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
+    func paneColumns() throws -> Int {
+        Int(try tmux(["display-message", "-p", "-t", "0", "#{pane_width}"]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 
     /// The cursor's cell, zero-based.

@@ -12,10 +12,16 @@ final class TmuxSession {
     /// `$HOME/.local/state/wonderland`: the restoration archive, marker and log.
     var stateFolder: URL { home.appendingPathComponent(".local/state/wonderland") }
     var archive: URL { stateFolder.appendingPathComponent("restoration.archive") }
-    private(set) var captures: [String] = []
+    /// Every screen this session captured, written out as text files when the journey fails.
+    let screens: ScreenCaptures
+    var captures: [String] { screens.all.map(\.text) }
 
-    init(columns: Int, rows: Int, environment: [String: String] = [:], home: HomeFolder? = nil) throws {
+    /// `journey` names the folder a failed journey's screens are kept in (the running test's
+    /// name by default); `session` tells this terminal's files from another's in that folder.
+    init(columns: Int, rows: Int, environment: [String: String] = [:], home: HomeFolder? = nil,
+         journey: String? = nil, session: String = "app", testOutput: URL = ScreenCaptures.defaultOutput) throws {
         socket = "wl-e2e-\(getpid())-\(UUID().uuidString.prefix(8))"
+        screens = ScreenCaptures(journey: journey ?? ScreenCaptures.currentJourney(fallback: socket), session: session, output: testOutput)
         binary = try Self.locateBinary()
         homeFolder = try home ?? HomeFolder()
         var env = ["PS1": "$ ", "TERM": "tmux-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "HOME": homeFolder.url.path]
@@ -23,7 +29,7 @@ final class TmuxSession {
         let exports = env.map { "\($0.key)='\($0.value)'" }.joined(separator: " ")
         try tmux(["-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", "env -i PATH=/usr/bin:/bin \(exports) bash --norc --noprofile +o history"])
         try tmux(["set-option", "-g", "window-size", "manual"])
-        try waitFor { $0.contains("$") }
+        try waitFor("the shell prompt") { $0.contains("$") }
     }
 
     /// Ends the server and waits for what ran in it (the shell, the app saving on SIGHUP) to
@@ -69,10 +75,10 @@ final class TmuxSession {
         try tmux(["resize-window", "-t", "0", "-x", "\(columns)", "-y", "\(rows)"])
     }
 
-    /// The visible screen as lines, trailing spaces removed.
-    func screen() throws -> [String] {
+    /// The visible screen as lines, trailing spaces removed; remembered under `label`.
+    func screen(_ label: String = "screen") throws -> [String] {
         let text = try tmux(["capture-pane", "-t", "0", "-p"])
-        captures.append(text)
+        screens.record(text, label: label)
         return text.components(separatedBy: "\n").map { line in
             var l = line
             while l.hasSuffix(" ") { l.removeLast() }
@@ -85,14 +91,13 @@ final class TmuxSession {
     @discardableResult
     func waitFor(_ what: String = "condition", timeout: TimeInterval = 10, _ condition: ([String]) -> Bool) throws -> [String] {
         let deadline = Date().addingTimeInterval(timeout)
-        var lines = try screen()
+        var lines = try screen(what)
         while !condition(lines) {
             if Date() > deadline {
-                let path = try keepCapture()
-                throw E2EError("timed out waiting for \(what); screen kept at \(path):\n" + lines.joined(separator: "\n"))
+                throw E2EError("timed out waiting for \(what); \(keepScreens()):\n" + lines.joined(separator: "\n"))
             }
             usleep(50_000)
-            lines = try screen()
+            lines = try screen(what)
         }
         return lines
     }
@@ -101,13 +106,18 @@ final class TmuxSession {
         try waitFor("“\(text)”", timeout: timeout) { $0.joined(separator: "\n").contains(text) }
     }
 
-    /// Saves the last screens under test-output/ so a failed journey can be read afterwards.
-    func keepCapture() throws -> String {
-        let folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).appendingPathComponent("test-output")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let file = folder.appendingPathComponent("\(socket).txt")
-        try captures.suffix(5).joined(separator: "\n----- next capture -----\n").write(to: file, atomically: true, encoding: .utf8)
-        return file.path
+    /// Writes every screen this session captured, and the pane as it is now, to the journey's
+    /// folder in the test output; returns the words for a failure message that say where.
+    func keepScreens() -> String {
+        // The pane as the failure left it; straight through Subprocess, as the server may be gone.
+        if let final = try? Subprocess.run(["tmux", "-L", socket, "capture-pane", "-t", "0", "-p"]), final.status == 0 {
+            screens.record(final.output, label: "final pane")
+        }
+        do {
+            return "the screens are kept in \(try screens.keep().path)"
+        } catch {
+            return "the screens could not be kept: \(error)"
+        }
     }
 
     /// Runs the app in the pane's shell and waits for its first frame.

@@ -20,6 +20,8 @@ final class FakeDrawer: MapDrawing {
 
     func places() -> [Place] { placeList }
 
+    func placesStatus() -> MapDataStatus { status }
+
     func takeLoadedData() -> Bool {
         guard let finished = finishedLoading else { return false }
         status = finished.status

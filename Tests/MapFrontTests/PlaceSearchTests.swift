@@ -108,6 +108,20 @@ struct PlaceSearchTests {
         #expect(map.screen.state.selectedPlace?.name == "Quito")
     }
 
+    @Test func placesThatFinishLoadingWhileTheFinderIsOpenAreSearched() throws {
+        let map = MapHarness()
+        map.drawer.status = .loading("loading place names…")
+        try map.press(.character("/"))
+        try map.type("zur")
+        #expect(map.lines.joined().contains("No places loaded yet (loading place names…)."))
+        map.drawer.finishedLoading = (.ready, world)
+        map.terminal.enqueue(.wake)
+        try map.app.processPendingEvents()
+        #expect(map.lines.contains { $0.contains("▸ Zürich") })
+        try map.press(.enter)
+        #expect(map.screen.state.selectedPlace?.name == "Zürich")
+    }
+
     @Test func withoutPlacesTheSearchSaysWhy() throws {
         let map = MapHarness()
         map.drawer.status = .loading("loading places")

@@ -80,9 +80,20 @@ public struct MergedChanges: Sendable, Equatable {
     /// True when `record` is newer than what the key had (so the key's value may have changed).
     @discardableResult
     public mutating func merge(_ record: ChangeRecord) -> Bool {
-        if let current = latest[record.key], current.stamp >= record.stamp { return false }
+        if let current = latest[record.key], !Self.wins(record, over: current) { return false }
         latest[record.key] = record
         return true
+    }
+
+    /// Two instances on one machine share a device identifier and may stamp different values
+    /// with the same reading; the bytes then decide, so every device still picks one winner.
+    static func wins(_ candidate: ChangeRecord, over current: ChangeRecord) -> Bool {
+        if candidate.stamp != current.stamp { return candidate.stamp > current.stamp }
+        switch (candidate.payload, current.payload) {
+        case (nil, _): return false
+        case (.some, nil): return true
+        case (.some(let new), .some(let old)): return new.lexicographicallyPrecedes(old) == false && new != old
+        }
     }
 
     /// The keys whose winning record changed.

@@ -13,6 +13,10 @@ public protocol MapDrawing: AnyObject {
     /// The populated places at the finest level loaded so far (empty until one is).
     func places() -> [Place]
 
+    /// Whether the places are loaded, loading, missing or damaged (what the place finder says
+    /// while it has nothing to search).
+    func placesStatus() -> MapDataStatus
+
     /// Main thread, after `Event.wake`: takes what background loading finished; true if the
     /// map should be drawn again.
     func takeLoadedData() -> Bool
@@ -30,6 +34,9 @@ public enum MapDataStatus: Hashable, Sendable {
 }
 
 extension MapDrawing {
+    /// Drawers that hold their places from the start have nothing to wait for.
+    public func placesStatus() -> MapDataStatus { .ready }
+
     /// The world with nothing of the screen's to keep clear (benchmarks, tests).
     public func draw(_ viewport: MapViewport, type: MapType, in canvas: Canvas) -> MapDataStatus {
         draw(viewport, type: type, in: canvas, keepingClear: [])

@@ -47,6 +47,13 @@ public final class ShapefileMapRenderer: MapDrawing {
         return loadedPlaces ?? []
     }
 
+    public func placesStatus() -> MapDataStatus {
+        if let placesFailure { return .damaged(placesFailure.description) }
+        if !exists([catalog.placesShapefile, catalog.placesTable]) { return .missing(MapDataCatalog.installHint) }
+        if loadedPlaces == nil { return .loading("loading place names…") }
+        return .ready
+    }
+
     public func takeLoadedData() -> Bool {
         let outcomes = loader.takeFinished()
         for outcome in outcomes {

@@ -56,7 +56,10 @@ extension MapScreen {
     }
 
     func presentSearch() {
-        let search = PlaceSearchScreen(search: placeSearch, dataStatus: dataStatus) { [weak self] place in
+        let search = PlaceSearchScreen(source: { [unowned self] in
+            _ = self.drawer.takeLoadedData()  // the finder may hear of loading before the map does
+            return (self.placeSearch, self.drawer.placesStatus())
+        }) { [weak self] place in
             guard let self, let place else { return }
             self.selectPlace(place)
         }

@@ -7,14 +7,31 @@ public final class PlaceSearchScreen: ModalScreen<Place?> {
     public private(set) var field = TextFieldState()
     public private(set) var results: [PlaceSearch.Match] = []
     public private(set) var selectedRow = 0
-    private let search: PlaceSearch
-    private let dataStatus: MapDataStatus
+    private var search: PlaceSearch
+    private var dataStatus: MapDataStatus
+    /// Asked again whenever background loading finishes: the finder may open before the place
+    /// names have loaded, and must not keep an empty list once they have.
+    private let source: () -> (search: PlaceSearch, status: MapDataStatus)
     private var visibleRows = 8
 
-    public init(search: PlaceSearch, dataStatus: MapDataStatus, completion: ((Place?) -> Void)? = nil) {
-        self.search = search
-        self.dataStatus = dataStatus
+    public init(source: @escaping () -> (search: PlaceSearch, status: MapDataStatus), completion: ((Place?) -> Void)? = nil) {
+        self.source = source
+        (search, dataStatus) = source()
         super.init(title: "Find a place", message: "", completion: completion)
+    }
+
+    public convenience init(search: PlaceSearch, dataStatus: MapDataStatus, completion: ((Place?) -> Void)? = nil) {
+        self.init(source: { (search, dataStatus) }, completion: completion)
+    }
+
+    public override func handleWake() -> Bool {
+        let (newSearch, newStatus) = source()
+        guard newSearch.count != search.count || newStatus != dataStatus else { return false }
+        search = newSearch
+        dataStatus = newStatus
+        if !field.isEmpty { results = search.matches(for: field.text) }
+        selectedRow = min(selectedRow, max(0, results.count - 1))
+        return true
     }
 
     public override var acceptsTextInput: Bool { true }

@@ -1,0 +1,151 @@
+import Foundation
+
+/// Reads change records out of the bytes of a change file, from where the last read stopped.
+///
+/// Three kinds of trouble, told apart by the frame:
+/// - a record not all there yet (its length runs past the end: a sync tool still copying, a
+///   writer still writing or killed mid-write): reading stops before it and tries again later;
+/// - damage (a checksum that does not match, a length no record can have, a body that does not
+///   parse): the damaged bytes are skipped by searching forward for the next position where a
+///   whole, valid record starts, so one bad byte costs at most the records it touches;
+/// - a record that looks half written but is followed by a valid one is damage too.
+/// A record is only ever returned when its checksum matches, so damage never becomes a value.
+struct ChangeFileScanner {
+    struct Result {
+        var records: [ChangeRecord] = []
+        /// The file offset to read from next time (everything before it is consumed).
+        var consumedTo: Int
+        /// Regions of damaged bytes skipped.
+        var damagedRegions = 0
+    }
+
+    /// Records come in runs from one device (one file each): the last device's bytes are kept
+    /// so most records skip validating and allocating their device again.
+    private var lastDevice: (bytes: [UInt8], device: DeviceIdentifier)?
+
+    /// `bytes` are the file's contents from file offset `start` to its current end.
+    mutating func scan(_ bytes: UnsafeRawBufferPointer, fileOffset start: Int) -> Result {
+        var result = Result(consumedTo: start)
+        var position = 0
+        let header = ChangeFileFormat.header
+        if start == 0 {
+            let available = min(bytes.count, header.count)
+            if !zip(bytes.prefix(available), header).allSatisfy({ $0 == $1 }) {
+                // Not our header: damage, unless nothing follows that parses either.
+                result.damagedRegions += 1
+                position = skipDamage(bytes, after: 0, into: &result)
+            } else if bytes.count < header.count {
+                return result  // the header itself is still arriving
+            } else {
+                position = header.count
+            }
+        }
+        while position < bytes.count {
+            switch examine(bytes, at: position) {
+            case .record(let record, let next):
+                result.records.append(record)
+                position = next
+            case .incomplete:
+                // Half written, or damage that claims a length past the end: a valid record
+                // further on settles it.
+                if let next = nextValidRecord(bytes, after: position) {
+                    result.damagedRegions += 1
+                    position = next
+                } else {
+                    result.consumedTo = start + position
+                    return result
+                }
+            case .damaged:
+                result.damagedRegions += 1
+                position = skipDamage(bytes, after: position, into: &result)
+            }
+        }
+        result.consumedTo = start + position
+        return result
+    }
+
+    /// After damage at `position`: the next valid record, or, when none follows, the first place
+    /// a record could still be arriving (reading resumes there).
+    private mutating func skipDamage(_ bytes: UnsafeRawBufferPointer, after position: Int, into result: inout Result) -> Int {
+        if let next = nextValidRecord(bytes, after: position) { return next }
+        var candidate = position + 1
+        while candidate < bytes.count {
+            if bytes.count - candidate < ChangeFileFormat.frameSize { return candidate }
+            if case .incomplete = examine(bytes, at: candidate) { return candidate }
+            candidate += 1
+        }
+        return bytes.count
+    }
+
+    private mutating func nextValidRecord(_ bytes: UnsafeRawBufferPointer, after position: Int) -> Int? {
+        var candidate = position + 1
+        while candidate + ChangeFileFormat.frameSize + ChangeFileFormat.minimumBodySize <= bytes.count {
+            if case .record = examine(bytes, at: candidate) { return candidate }
+            candidate += 1
+        }
+        return nil
+    }
+
+    private enum Finding {
+        case record(ChangeRecord, next: Int)
+        case incomplete
+        case damaged
+    }
+
+    private mutating func examine(_ bytes: UnsafeRawBufferPointer, at position: Int) -> Finding {
+        let frame = ChangeFileFormat.frameSize
+        guard bytes.count - position >= frame else { return .incomplete }
+        let length = Int(readInteger(bytes, position, as: UInt32.self))
+        guard length >= ChangeFileFormat.minimumBodySize, length <= ChangeFileFormat.maximumBodySize else { return .damaged }
+        let bodyStart = position + frame
+        if bodyStart + length > bytes.count {
+            // Judge what has arrived: a key length that cannot fit is damage, not a slow copy.
+            if bytes.count - bodyStart >= 2, Int(readInteger(bytes, bodyStart, as: UInt16.self)) + ChangeFileFormat.minimumBodySize > length {
+                return .damaged
+            }
+            return .incomplete
+        }
+        let body = UnsafeRawBufferPointer(rebasing: bytes[bodyStart ..< bodyStart + length])
+        guard let record = decodeBody(body), CRC32.checksum(body) == readInteger(bytes, position + 4, as: UInt32.self) else {
+            return .damaged
+        }
+        return .record(record, next: bodyStart + length)
+    }
+
+    /// Structure first (cheap), so the checksum is only computed for bodies that parse.
+    private mutating func decodeBody(_ body: UnsafeRawBufferPointer) -> ChangeRecord? {
+        var cursor = 0
+        let keyLength = Int(readInteger(body, cursor, as: UInt16.self))
+        cursor += 2
+        guard cursor + keyLength + 8 + 1 <= body.count else { return nil }
+        let keyBytes = UnsafeRawBufferPointer(rebasing: body[cursor ..< cursor + keyLength])
+        cursor += keyLength
+        let clock = readInteger(body, cursor, as: UInt64.self)
+        cursor += 8
+        let deviceLength = Int(body[cursor])
+        cursor += 1
+        guard deviceLength >= 1, cursor + deviceLength + 1 <= body.count else { return nil }
+        let deviceBytes = UnsafeRawBufferPointer(rebasing: body[cursor ..< cursor + deviceLength])
+        cursor += deviceLength
+        let flags = body[cursor]
+        cursor += 1
+        guard flags & ~ChangeFileFormat.removalFlag == 0 else { return nil }
+        let isRemoval = flags == ChangeFileFormat.removalFlag
+        guard !isRemoval || cursor == body.count else { return nil }
+        guard let key = String(validating: keyBytes, as: UTF8.self) else { return nil }
+        let device: DeviceIdentifier
+        if let lastDevice, deviceBytes.elementsEqual(lastDevice.bytes) {
+            device = lastDevice.device
+        } else {
+            guard let string = String(validating: deviceBytes, as: UTF8.self), let parsed = DeviceIdentifier(string) else { return nil }
+            lastDevice = (Array(deviceBytes), parsed)
+            device = parsed
+        }
+        let payload = isRemoval ? nil : Data(UnsafeRawBufferPointer(rebasing: body[cursor...]))
+        return ChangeRecord(key: key, payload: payload, stamp: ChangeStamp(clock: HybridTimestamp(rawValue: clock), device: device))
+    }
+
+    private func readInteger<T: FixedWidthInteger>(_ bytes: UnsafeRawBufferPointer, _ offset: Int, as type: T.Type) -> T {
+        T(bigEndian: bytes.loadUnaligned(fromByteOffset: offset, as: T.self))
+    }
+}

@@ -1,0 +1,121 @@
+import FileSafety
+import Foundation
+
+/// The default backend: a folder, which the user may keep in any folder-syncing tool
+/// (Syncthing, Dropbox, NFS). Each device appends only to its own change files
+/// (`<device>.<generation>.wlkv`, see `ChangeFileFormat`), so no two devices ever write the same
+/// file; every device reads all of them and the store merges last-writer-wins.
+///
+/// The folder is created (0700, with its parents) when the backend is made and it does not
+/// exist yet. Later, a missing folder means "unavailable" (an unmounted share, a sync tool
+/// that moved it): it is never created again behind the user's back, where writes would go
+/// to the local disk and never sync.
+public final class FolderBackend: KeyValueBackend, @unchecked Sendable {
+    public struct Options: Sendable {
+        /// How often the listing is looked at while waiting (the fallback when inotify is
+        /// silent, as on network file systems).
+        public var pollInterval: Double
+        public var usesInotify: Bool
+        /// Compaction runs once this device's files hold more than `compactionFactor` × its
+        /// distinct keys + `compactionSlack` records.
+        public var compactionFactor: Int
+        public var compactionSlack: Int
+
+        public init(pollInterval: Double = 0.5, usesInotify: Bool = true, compactionFactor: Int = 2, compactionSlack: Int = 64) {
+            self.pollInterval = pollInterval
+            self.usesInotify = usesInotify
+            self.compactionFactor = compactionFactor
+            self.compactionSlack = compactionSlack
+        }
+    }
+
+    public let folder: URL
+    public let device: DeviceIdentifier
+    public let options: Options
+    private let path: String
+    private let lock = NSLock()
+    private var reader: FolderReader
+    private let writer: FolderWriter
+    private let watcher: FolderWatcher
+
+    /// Creates the folder when it does not exist; throws `BackendUnavailable` when it cannot.
+    public init(folder: URL, device: DeviceIdentifier, options: Options = Options()) throws {
+        let path = folder.standardizedFileURL.path
+        do {
+            try AtomicFile.makeFolder(URL(fileURLWithPath: path))
+        } catch {
+            throw BackendUnavailable(reason: "cannot create \(path): \(error)")
+        }
+        self.folder = URL(fileURLWithPath: path)
+        self.path = path
+        self.device = device
+        self.options = options
+        reader = FolderReader(folder: path, device: device)
+        writer = FolderWriter(folder: path, device: device)
+        watcher = FolderWatcher(folder: path, pollInterval: options.pollInterval, usesInotify: options.usesInotify)
+    }
+
+    /// `$XDG_DATA_HOME/wonderland/cloud`, or `~/.local/share/wonderland/cloud` when XDG_DATA_HOME
+    /// is unset or not absolute (as the XDG spec says to treat it).
+    public static func defaultFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        let data: URL
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            data = URL(fileURLWithPath: xdg)
+        } else {
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            data = URL(fileURLWithPath: home).appendingPathComponent(".local/share")
+        }
+        return data.appendingPathComponent("wonderland/cloud")
+    }
+
+    public var displayName: String {
+        let home = ProcessInfo.processInfo.environment["HOME"] ?? ""
+        if !home.isEmpty, home != "/", path.hasPrefix(home + "/") { return "folder ~" + path.dropFirst(home.count) }
+        return "folder \(path)"
+    }
+
+    public func append(_ records: [ChangeRecord]) throws {
+        try lock.withLock {
+            try checkFolder()
+            try writer.append(records)
+        }
+    }
+
+    public func fetchChanges() throws -> [ChangeRecord] {
+        try lock.withLock {
+            try checkFolder()
+            watcher.remember(watcher.snapshot())
+            let names = try FolderSystemCalls.names(in: path)
+            return reader.read(names: names)
+        }
+    }
+
+    public func waitForChanges(timeout: Double) {
+        watcher.wait(timeout: timeout)
+    }
+
+    public func wake() { watcher.wake() }
+
+    public func compact(latest: MergedChanges) {
+        lock.withLock {
+            let records = reader.ownRecordCount
+            guard records > options.compactionFactor * reader.ownKeys.count + options.compactionSlack else { return }
+            if let deleted = try? writer.compact(latest: latest) { reader.forget(deleted) }
+        }
+    }
+
+    /// Regions of damaged bytes skipped so far (damage is never returned as a record).
+    public var damagedRegionsSkipped: Int { lock.withLock { reader.damagedRegions } }
+
+    /// Whether inotify is watching the folder now (false: polling only).
+    public var isWatchingWithInotify: Bool { watcher.isWatching }
+
+    /// The folder must be there and be a folder: a missing one is unavailable, never recreated.
+    private func checkFolder() throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+            throw BackendUnavailable(reason: FolderSystemCalls.reason("read", path, ENOENT))
+        }
+        guard isFolder.boolValue else { throw BackendUnavailable(reason: FolderSystemCalls.reason("read", path, ENOTDIR)) }
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Waits for news in the folder: inotify when the kernel gives it (local folders; Syncthing and
+/// Dropbox write locally too), a self-pipe for `wake()`, and, always, a look at the listing
+/// every poll interval, because network file systems send no inotify events for other
+/// machines' writes and a watch is lost when the folder is moved away.
+final class FolderWatcher: @unchecked Sendable {
+    /// What the listing looked like: each change file's name, inode, size and modification time,
+    /// and the folder's own identity (nil when it is missing).
+    struct Snapshot: Equatable {
+        var folder: FolderSystemCalls.Identity?
+        var files: [String: FolderSystemCalls.FileStatus] = [:]
+    }
+
+    private let folder: String
+    private let pollInterval: Double
+    private let usesInotify: Bool
+    private var inotify: Int32 = -1
+    private var watch: Int32 = -1
+    private let wakePipe: (read: Int32, write: Int32)
+    private var baseline: Snapshot?
+    /// `isWatching` and `remember` may come from another thread than the waiting one.
+    private let stateLock = NSLock()
+
+    init(folder: String, pollInterval: Double, usesInotify: Bool) {
+        self.folder = folder
+        self.pollInterval = max(0.01, pollInterval)
+        self.usesInotify = usesInotify
+        var ends: [Int32] = [-1, -1]
+        if pipe(&ends) == 0 {
+            for end in ends {
+                _ = fcntl(end, F_SETFL, O_NONBLOCK)
+                _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            }
+        } else {
+            ends = [-1, -1]
+        }
+        wakePipe = (ends[0], ends[1])
+        if usesInotify {
+            inotify = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+            addWatch()
+        }
+    }
+
+    deinit {
+        if inotify >= 0 { close(inotify) }
+        if wakePipe.read >= 0 { close(wakePipe.read) }
+        if wakePipe.write >= 0 { close(wakePipe.write) }
+    }
+
+    /// True while inotify watches the folder (false: polling only).
+    var isWatching: Bool { stateLock.withLock { inotify >= 0 && watch >= 0 } }
+
+    private func addWatch() {
+        stateLock.withLock {
+            guard inotify >= 0, watch < 0 else { return }
+            let mask = UInt32(IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
+            watch = inotify_add_watch(inotify, folder, mask)
+        }
+    }
+
+    func snapshot() -> Snapshot {
+        var snapshot = Snapshot(folder: FolderSystemCalls.status(of: folder)?.identity)
+        guard snapshot.folder != nil, let names = try? FolderSystemCalls.names(in: folder) else { return snapshot }
+        for name in names where ChangeFileName.isChangeFile(name) {
+            snapshot.files[name] = FolderSystemCalls.status(of: folder + "/" + name)
+        }
+        return snapshot
+    }
+
+    /// Taken by `fetchChanges` before it reads: a change after it is news for the next wait.
+    func remember(_ snapshot: Snapshot) { stateLock.withLock { baseline = snapshot } }
+
+    func wake() {
+        var byte: UInt8 = 1
+        _ = write(wakePipe.write, &byte, 1)
+    }
+
+    func wait(timeout: Double) {
+        let deadline = Date(timeIntervalSinceNow: max(0, timeout))
+        while true {
+            let now = snapshot()
+            let changed = stateLock.withLock { () -> Bool in
+                defer { baseline = now }
+                return baseline != nil && baseline != now
+            }
+            if changed { return }
+            if now.folder != nil { addWatch() }  // the folder came back, or inotify lost it
+            let remaining = deadline.timeIntervalSinceNow
+            if remaining <= 0 { return }
+            var descriptors = [pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
+            if isWatching { descriptors.append(pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)) }
+            let milliseconds = Int32(max(1, min(remaining, pollInterval) * 1000))
+            let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
+            guard ready > 0 else { continue }
+            if descriptors[0].revents != 0 {
+                drain(wakePipe.read)
+                return
+            }
+            if descriptors.count > 1, descriptors[1].revents != 0, drainEvents() { return }
+        }
+    }
+
+    private func drain(_ descriptor: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while buffer.withUnsafeMutableBytes({ read(descriptor, $0.baseAddress, $0.count) }) > 0 {}
+    }
+
+    /// Reads the pending inotify events; true when one concerns a change file or the folder itself.
+    private func drainEvents() -> Bool {
+        var news = false
+        var buffer = [UInt8](repeating: 0, count: 16384)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { break }
+            var offset = 0
+            let headerSize = MemoryLayout<inotify_event>.size
+            while offset + headerSize <= count {
+                let (descriptor, mask, length) = buffer.withUnsafeBytes { raw in
+                    let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+                    return (event.wd, event.mask, Int(event.len))
+                }
+                let nameBytes = buffer[(offset + headerSize) ..< min(count, offset + headerSize + length)]
+                let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+                if mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
+                    // The folder went (or moved away): watch the path again once it is back.
+                    // An IN_IGNORED for a watch already dropped is old news.
+                    stateLock.withLock {
+                        guard descriptor == watch else { return }
+                        inotify_rm_watch(inotify, watch)
+                        watch = -1
+                        news = true
+                    }
+                } else if ChangeFileName.isChangeFile(name) || mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                    news = true
+                }
+                offset += headerSize + length
+            }
+        }
+        if FolderSystemCalls.status(of: folder) != nil { addWatch() }
+        return news
+    }
+}
