@@ -96,6 +96,38 @@ struct CloudJourneyTests {
         }
     }
 
+    @Test("Ctrl-Z stops syncing, fg fetches what changed meanwhile; a pin remembered just before quitting still goes")
+    func suspendAndQuit() throws {
+        let folder = try SyncFolder()
+        let environment = ["WONDERLAND_SYNC_FOLDER": folder.url.path]
+        let phone = try TmuxSession(columns: 100, rows: 24, environment: environment)
+        let laptop = try TmuxSession(columns: 100, rows: 24, environment: environment)
+        try phone.launchApp(Self.paris + " -HPSyncLocations YES")
+        // No "; echo" after the app: the shell would run it as soon as the job stops.
+        try laptop.run("clear; \(laptop.binary) \(Self.paris) -HPSyncLocations YES")
+        for device in [phone, laptop] { _ = try device.waitForText("synced") }
+
+        try laptop.press("C-z")
+        _ = try laptop.waitForText("Stopped")
+        try remember("While stopped", on: phone)
+        _ = try phone.waitFor("the pin sent") { $0[0].hasSuffix("synced") }
+        try laptop.run("fg")
+        _ = try laptop.waitForText("⚑ While stopped")
+
+        // Remember and quit at once: quitting sends what is queued.
+        try laptop.type("r")
+        _ = try laptop.waitForText("Remember this place")
+        try laptop.press("C-u")
+        try laptop.type("Last words")
+        try laptop.press("Enter")
+        try laptop.type("q")
+        try laptop.run("echo \"exit=$?\"")
+        _ = try laptop.waitForText("exit=0")
+        _ = try phone.waitForText("⚑ Last words")
+        try phone.type("q")
+        _ = try phone.waitForText("exit=0")
+    }
+
     @Test("wonderland cloud status tells the folder, the device and what waits")
     func cloudStatusCommand() throws {
         let folder = try SyncFolder()
