@@ -111,7 +111,7 @@ extension SettingsBundle {
 			<key>Title</key>
 			<string>Sync</string>
 			<key>FooterText</key>
-			<string>Shares your pin and your place in the book with every wonderland that uses the same synced store, live.</string>
+			<string>Shares your pin and your place in the book, live, with every wonderland that syncs through the same folder (keep it in Syncthing, Dropbox or NFS). Empty Sync Folder: ~/.local/share/wonderland/cloud; WONDERLAND_SYNC_FOLDER overrides it.</string>
 		</dict>
 		<!-- 1 -->
 		<dict>
@@ -134,6 +134,23 @@ extension SettingsBundle {
 			<string>WLSyncReadingPosition</string>
 			<key>DefaultValue</key>
 			<false/>
+		</dict>
+		<!-- 2a: Sync Folder -->
+		<dict>
+			<key>Type</key>
+			<string>PSTextFieldSpecifier</string>
+			<key>Title</key>
+			<string>Sync Folder</string>
+			<key>Key</key>
+			<string>WLSyncFolder</string>
+			<key>DefaultValue</key>
+			<string></string>
+			<key>KeyboardType</key>
+			<string>URL</string>
+			<key>AutocapitalizationType</key>
+			<string>None</string>
+			<key>AutocorrectionType</key>
+			<string>No</string>
 		</dict>
 		<!-- 3 -->
 		<dict>

@@ -16,12 +16,15 @@ public enum AppRunner {
         /// The defaults store and settings schema; nil runs on an in-memory store.
         public var defaults: DefaultsController?
         public var launch: LaunchOptions
+        /// How the synced store is opened when a Sync toggle is on; nil runs without syncing.
+        public var cloud: CloudStoreFactory?
         public init(exitAfterFirstFrame: Bool = false, restoration: RestorationController.Configuration? = nil,
-                    defaults: DefaultsController? = nil, launch: LaunchOptions = LaunchOptions()) {
+                    defaults: DefaultsController? = nil, launch: LaunchOptions = LaunchOptions(), cloud: CloudStoreFactory? = nil) {
             self.exitAfterFirstFrame = exitAfterFirstFrame
             self.restoration = restoration
             self.defaults = defaults
             self.launch = launch
+            self.cloud = cloud
         }
     }
 
@@ -40,6 +43,10 @@ public enum AppRunner {
         let services = options.defaults.map { AppServices(store: $0.store, bundle: $0.bundle, launch: options.launch) } ?? .inMemory(launch: options.launch)
         let application = Application(terminal: terminal, root: makeRoot(services))
         if let defaults = options.defaults { application.addLifecycleObserver(defaults) }
+        // After the defaults controller: on an idle tick the defaults take other processes'
+        // changes first, then the synced store's.
+        let cloud = options.cloud.map { CloudController(services: services, factory: $0) }
+        if let cloud { application.addLifecycleObserver(cloud) }
         let restoration = options.restoration.map { configuration in
             var configuration = configuration
             // A start-up measurement must not write: it would time the save, and change what it measures.

@@ -10,6 +10,8 @@ public struct AppServices {
     public let launch: LaunchOptions
     /// What the tabs and their restoration classes share, made once per launch on first use.
     let shared = SharedFrontObjects()
+    /// The sync status line the tab bar shows, kept by `CloudController`.
+    public let cloudStatus = CloudStatusBoard()
 
     public init(store: PreferenceStore, bundle: SettingsBundle, launch: LaunchOptions = LaunchOptions()) {
         self.store = store

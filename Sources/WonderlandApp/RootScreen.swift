@@ -37,4 +37,18 @@ final class WonderlandTabs: TabScreen {
             self.present(SettingsSheet(bundle: self.services.bundle, store: self.services.store))
         }]
     }
+
+    override func draw(in canvas: Canvas) {
+        super.draw(in: canvas)
+        if let status = services.cloudStatus.text { drawSyncStatus(status, in: canvas) }
+    }
+
+    /// The sync status at the right end of the tab bar, where the tab names leave room.
+    private func drawSyncStatus(_ status: String, in canvas: Canvas) {
+        let namesEnd = 1 + tabs.enumerated().reduce(0) { $0 + DisplayWidth.of(" \($1.offset + 1) \($1.element.title) ") + 1 }
+        let room = canvas.width - namesEnd - 2
+        guard room >= 6 else { return }
+        let text = DisplayWidth.truncate(status, to: room)
+        _ = canvas.write(text, x: canvas.width - 1 - DisplayWidth.of(text), y: 0, style: Style(foreground: .white, background: .blue))
+    }
 }

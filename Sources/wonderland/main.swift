@@ -17,7 +17,7 @@ struct Wonderland: ParsableCommand {
             $XDG_CONFIG_HOME/wonderland, books and caches in $XDG_DATA_HOME/wonderland.
             """,
         version: AppVersion.current,
-        subcommands: [SettingsCommand.self, DefaultsCommand.self, StateCommand.self, PlistCommand.self]
+        subcommands: [SettingsCommand.self, DefaultsCommand.self, StateCommand.self, PlistCommand.self, CloudCommand.self]
     )
 
     @Flag(help: "Draw the first frame, then exit (for start-up benchmarks).")
@@ -39,9 +39,11 @@ struct Wonderland: ParsableCommand {
         let launch = LaunchOptions(location: location, bookPath: book, environment: environment)
         let restoration = RestorationController.Configuration(
             files: RestorationFiles.standard(environment: environment), fresh: fresh, appVersion: AppVersion.current)
+        // A start-up measurement neither opens the synced store nor starts its worker.
+        let cloud = exitAfterFirstFrame ? nil : CloudStoreFactory(replicaFile: .standard(dataFolder: launch.dataFolder))
         let options = AppRunner.Options(exitAfterFirstFrame: exitAfterFirstFrame, restoration: restoration,
                                         defaults: AppDefaults.controller(environment: environment, watchesForChanges: !exitAfterFirstFrame),
-                                        launch: launch)
+                                        launch: launch, cloud: cloud)
         let status = AppRunner.run(options, environment: environment) { env in
             try NcursesTerminal(environment: env)
         }

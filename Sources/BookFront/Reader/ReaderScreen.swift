@@ -46,7 +46,9 @@ public final class ReaderScreen: Screen {
         counter = BackgroundLineCounter(notify: environment.pageCountReady)
         super.init(title: "Book", restorationIdentifier: Self.identifier)
         observation = environment.store.addChangeObserver { [weak self] changed in
-            guard let self, !changed.isDisjoint(with: ReaderEnvironment.settingKeys) else { return }
+            guard let self else { return }
+            if changed.contains(ReaderStorage.positionsKey) { self.followSavedPosition() }
+            guard !changed.isDisjoint(with: ReaderEnvironment.settingKeys) else { return }
             self.setNeedsDisplay()
         }
     }
@@ -158,6 +160,20 @@ public final class ReaderScreen: Screen {
     func savePosition() {
         guard let document else { return }
         storage.setPosition(anchor, forBook: document.id)
+    }
+
+    /// The open book's position changed in the defaults without a move here: another device
+    /// read on (synced store) or another instance saved. The reader goes there and says so.
+    /// Its own saves write the anchor it shows, so they never move it, and the position is not
+    /// written back: the defaults already hold it.
+    func followSavedPosition() {
+        guard let document, let saved = storage.position(forBook: document.id) else { return }
+        let target = clamp(saved)
+        guard target != anchor else { return }
+        anchor = target
+        currentMatch = nil
+        message = "Moved to where you were reading elsewhere."
+        setNeedsDisplay()
     }
 
     // MARK: layout

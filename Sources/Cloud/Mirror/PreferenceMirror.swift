@@ -1,0 +1,294 @@
+import Defaults
+import PropertyList
+
+/// Keeps chosen defaults keys and the synced store in step, as the seed's Pigeon does with
+/// NSUserDefaults and NSUbiquitousKeyValueStore: a local change is written to both; a change
+/// from another device is copied into the defaults at once, so screens follow it through their
+/// defaults observers; the defaults always hold the latest known values, so the app works the
+/// same offline.
+///
+/// Each rule has a toggle in the defaults, read live: turning one on opens the store if needed
+/// and reconciles that rule's keys (the store wins where it has a record, a value or a removal;
+/// elsewhere the local value is pushed); turning the last one off closes the store, the seed's
+/// `cloudStore = nil`. Used on the app's thread only.
+public final class PreferenceMirror {
+    public typealias StoreOpener = () -> UbiquitousKeyValueStore
+
+    public let rules: [SyncRule]
+    private let defaults: PreferenceStore
+    private let openStore: StoreOpener
+    /// The open store; nil while every toggle is off.
+    public private(set) var store: UbiquitousKeyValueStore?
+    /// Rules whose toggle is on.
+    public private(set) var enabledRules: [SyncRule] = []
+    /// After Ctrl-Z: the store stays open but its worker is stopped.
+    public private(set) var isSuspended = false
+
+    private var defaultsObservation: PreferenceObservation?
+    private var storeObservation: PreferenceObservation?
+    /// Rules whose keys the store has no record of yet wait for its first sync before the local
+    /// value is pushed: pushing earlier would let a stale local value overwrite, by being the
+    /// newest write, what the other devices hold.
+    private var awaitingFirstSync: [SyncRule] = []
+    /// The last dictionary seen per per-entry rule: a local removal is an entry that was there.
+    private var entrySnapshots: [String: [String: PropertyListValue]] = [:]
+    /// Set while the mirror writes into the defaults, so its own writes are not sent back.
+    private var writingDefaults = false
+    private var notices: [MirrorNotice] = []
+    private var toldAboutQuota = false
+    private var toldAboutLongKeys = Set<String>()
+    private let maximumKeyBytes: Int
+    /// False leaves syncing to whoever calls the store's `synchronize()` (deterministic tests).
+    private let startsWorker: Bool
+
+    public init(defaults: PreferenceStore, rules: [SyncRule], maximumKeyBytes: Int = KeyValueStoreLimits.apple.maximumKeyBytes,
+                startsWorker: Bool = true, openStore: @escaping StoreOpener) {
+        self.defaults = defaults
+        self.rules = rules
+        self.openStore = openStore
+        self.maximumKeyBytes = maximumKeyBytes
+        self.startsWorker = startsWorker
+    }
+
+    /// Starts following the defaults: opens the store now if a toggle is on.
+    public func activate() {
+        guard defaultsObservation == nil else { return }
+        defaultsObservation = defaults.addChangeObserver { [weak self] keys in self?.defaultsChanged(keys) }
+        applyToggles()
+    }
+
+    /// Stops following the defaults and closes the store (sending what is queued).
+    public func deactivate() {
+        defaultsObservation = nil
+        closeStore()
+        enabledRules = []
+    }
+
+    // MARK: the store's life
+
+    /// Ctrl-Z: sends what is queued and stops the worker; the store stays open.
+    public func suspend() {
+        isSuspended = true
+        store?.stop()
+    }
+
+    /// `fg`: the worker runs again and fetches what changed meanwhile.
+    public func resume() {
+        isSuspended = false
+        if startsWorker { store?.start() }
+    }
+
+    /// The store's backend changed (another folder): closes the store and opens it again, and
+    /// reconciles every rule against the new one.
+    public func reopen() {
+        closeStore()
+        enabledRules = []
+        applyToggles()
+    }
+
+    private func closeStore() {
+        storeObservation = nil
+        store?.stop()
+        if let store { notices += store.takeWarnings().map(MirrorNotice.storeWarning) }
+        store = nil
+        awaitingFirstSync = []
+        toldAboutQuota = false
+    }
+
+    private func openStoreIfNeeded() -> UbiquitousKeyValueStore {
+        if let store { return store }
+        let opened = openStore()
+        // Observe before the first sync, or its changes could be missed (the seed's caution).
+        storeObservation = opened.addObserver { [weak self] change in self?.storeChanged(change) }
+        store = opened
+        notices += opened.takeWarnings().map(MirrorNotice.storeWarning)
+        if !isSuspended, startsWorker { opened.start() }
+        return opened
+    }
+
+    private func isOn(_ rule: SyncRule) -> Bool {
+        defaults.object(forKey: rule.enabledBy).flatMap(DefaultsConversion.bool) ?? false
+    }
+
+    /// Reads the toggles: opens or closes the store, and reconciles rules that just turned on.
+    private func applyToggles() {
+        let now = rules.filter(isOn)
+        let turnedOn = now.filter { !enabledRules.contains($0) }
+        enabledRules = now
+        awaitingFirstSync.removeAll { !now.contains($0) }
+        guard !now.isEmpty else {
+            closeStore()
+            return
+        }
+        let store = openStoreIfNeeded()
+        for rule in turnedOn { reconcile(rule, with: store) }
+    }
+
+    // MARK: news from the store
+
+    /// Delivers the store's queued changes (call on wake-ups and idle ticks, on the app's
+    /// thread); the defaults, and through them the screens, follow. True when anything changed.
+    @discardableResult
+    public func processExternalChanges() -> Bool {
+        guard let store else { return false }
+        let changes = store.processExternalChanges()
+        if !awaitingFirstSync.isEmpty, store.status.lastSync != nil {
+            let waiting = awaitingFirstSync
+            awaitingFirstSync = []
+            for rule in waiting { reconcile(rule, with: store) }
+        }
+        notices += store.takeWarnings().map(MirrorNotice.storeWarning)
+        return !changes.isEmpty
+    }
+
+    /// What to tell the user, each once.
+    public func takeNotices() -> [MirrorNotice] {
+        defer { notices = [] }
+        return notices
+    }
+
+    private func storeChanged(_ change: KeyValueStoreChange) {
+        guard let store else { return }
+        switch change.reason {
+        case .serverChange, .initialSyncChange:
+            for rule in enabledRules {
+                let names = change.changedKeys.compactMap { rule.entryName(forCloudKey: $0) }
+                guard !names.isEmpty else { continue }
+                copyToDefaults(rule, entries: names.compactMap { $0 }, from: store)
+            }
+        case .accountChange:
+            // Another backend: its values are the ones to have; what it lacks is pushed.
+            for rule in enabledRules { reconcile(rule, with: store) }
+        case .quotaViolationChange:
+            reportQuota(change.refusal.map { "\($0)" } ?? "the store is full")
+        }
+    }
+
+    // MARK: reconciling
+
+    /// Per key: a record in the store (value or removal) wins; a key the store never saw gets
+    /// the local value, once the store has synced.
+    private func reconcile(_ rule: SyncRule, with store: UbiquitousKeyValueStore) {
+        let synced = store.status.lastSync != nil
+        var pushLater = false
+        switch rule.shape {
+        case .wholeKey(let key):
+            if store.record(forKey: key) != nil {
+                writeDefaults(store.object(forKey: key), forKey: key)
+            } else if let local = defaults.object(forKey: key) {
+                if synced { write([key: local], to: store) } else { pushLater = true }
+            }
+        case .perEntry(let localKey, let prefix):
+            var merged = localDictionary(localKey)
+            var toPush: [String: PropertyListValue?] = [:]
+            for (cloudKey, value) in store.dictionaryRepresentation where cloudKey.hasPrefix(prefix) && cloudKey.count > prefix.count {
+                merged[String(cloudKey.dropFirst(prefix.count))] = value
+            }
+            for (name, value) in localDictionary(localKey) {
+                guard let cloudKey = cloudKey(prefix, name) else { continue }
+                if let record = store.record(forKey: cloudKey) {
+                    if record.payload == nil { merged[name] = nil }
+                } else if synced {
+                    toPush[cloudKey] = value
+                } else {
+                    pushLater = true
+                }
+            }
+            writeDefaults(.dictionary(merged), forKey: localKey, emptyMeansRemoved: true)
+            entrySnapshots[localKey] = merged
+            if !toPush.isEmpty { write(toPush, to: store) }
+        }
+        if pushLater, !awaitingFirstSync.contains(rule) { awaitingFirstSync.append(rule) }
+    }
+
+    /// Copies the store's current values for the changed keys into the defaults. The store's
+    /// value now is used, not the one in the notice: a newer change may already be merged.
+    private func copyToDefaults(_ rule: SyncRule, entries names: [String], from store: UbiquitousKeyValueStore) {
+        switch rule.shape {
+        case .wholeKey(let key):
+            writeDefaults(store.object(forKey: key), forKey: key)
+        case .perEntry(let localKey, let prefix):
+            var dictionary = localDictionary(localKey)
+            for name in names { dictionary[name] = store.object(forKey: prefix + name) }
+            writeDefaults(.dictionary(dictionary), forKey: localKey, emptyMeansRemoved: true)
+            entrySnapshots[localKey] = dictionary
+        }
+    }
+
+    // MARK: local changes
+
+    private func defaultsChanged(_ keys: Set<String>) {
+        guard !writingDefaults else { return }
+        if rules.contains(where: { keys.contains($0.enabledBy) }) { applyToggles() }
+        guard let store else { return }
+        for rule in enabledRules where keys.contains(rule.localKey) { push(rule, to: store) }
+    }
+
+    /// Writes a local change to the store, skipping values the store already has, so a value
+    /// that came from the store is not sent back.
+    private func push(_ rule: SyncRule, to store: UbiquitousKeyValueStore) {
+        switch rule.shape {
+        case .wholeKey(let key):
+            let local = defaults.object(forKey: key)
+            if store.object(forKey: key) != local { write([key: local], to: store) }
+        case .perEntry(let localKey, let prefix):
+            let now = localDictionary(localKey)
+            let before = entrySnapshots[localKey] ?? [:]
+            entrySnapshots[localKey] = now
+            var changes: [String: PropertyListValue?] = [:]
+            for (name, value) in now {
+                guard let cloudKey = cloudKey(prefix, name) else { continue }
+                if store.object(forKey: cloudKey) != value { changes[cloudKey] = value }
+            }
+            // Only entries that were here and went: an entry the store has and the defaults do
+            // not may be another device's news, not yet copied over.
+            for name in before.keys where now[name] == nil {
+                guard let cloudKey = cloudKey(prefix, name), store.object(forKey: cloudKey) != nil else { continue }
+                changes[cloudKey] = .some(nil)
+            }
+            if !changes.isEmpty { write(changes, to: store) }
+        }
+    }
+
+    private func write(_ changes: [String: PropertyListValue?], to store: UbiquitousKeyValueStore) {
+        do {
+            try store.setValues(changes)
+        } catch {
+            reportQuota("\(error)")
+        }
+    }
+
+    // MARK: helpers
+
+    private func reportQuota(_ why: String) {
+        guard !toldAboutQuota else { return }
+        toldAboutQuota = true
+        notices.append(.quotaViolation(why))
+    }
+
+    /// The store key for an entry; nil (and the user told once) when it would be too long.
+    private func cloudKey(_ prefix: String, _ name: String) -> String? {
+        let key = prefix + name
+        guard key.utf8.count <= maximumKeyBytes else {
+            if toldAboutLongKeys.insert(prefix).inserted {
+                notices.append(.entryNotSynced("\"\(name.prefix(24))\" is not synced: its key would be \(key.utf8.count) bytes; the store allows \(maximumKeyBytes)."))
+            }
+            return nil
+        }
+        return key
+    }
+
+    private func localDictionary(_ key: String) -> [String: PropertyListValue] {
+        if case .dictionary(let values)? = defaults.object(forKey: key) { return values }
+        return [:]
+    }
+
+    private func writeDefaults(_ value: PropertyListValue?, forKey key: String, emptyMeansRemoved: Bool = false) {
+        var value = value
+        if emptyMeansRemoved, case .dictionary(let entries)? = value, entries.isEmpty, defaults.object(forKey: key) == nil { value = nil }
+        guard defaults.object(forKey: key) != value else { return }
+        writingDefaults = true
+        defer { writingDefaults = false }
+        defaults.set(value, forKey: key)
+    }
+}

@@ -1,0 +1,66 @@
+/// One thing the mirror keeps in step between the local defaults and the synced store, and the
+/// defaults toggle that turns it on. The app gives the rules; the mirror knows no app keys.
+public struct SyncRule: Sendable, Equatable {
+    public enum Shape: Sendable, Equatable {
+        /// A defaults key's whole value, under a store key of the same name (the seed's
+        /// HPLocation).
+        case wholeKey(String)
+        /// A dictionary in the defaults, one store key per entry (`cloudPrefix + entry name`), so
+        /// two devices changing different entries never overwrite each other.
+        case perEntry(localKey: String, cloudPrefix: String)
+    }
+
+    public var shape: Shape
+    /// The boolean defaults key that turns the rule on (a settings toggle).
+    public var enabledBy: String
+
+    public init(_ shape: Shape, enabledBy: String) {
+        self.shape = shape
+        self.enabledBy = enabledBy
+    }
+
+    public static func wholeKey(_ key: String, enabledBy toggle: String) -> SyncRule {
+        SyncRule(.wholeKey(key), enabledBy: toggle)
+    }
+
+    public static func perEntry(_ localKey: String, cloudPrefix: String, enabledBy toggle: String) -> SyncRule {
+        SyncRule(.perEntry(localKey: localKey, cloudPrefix: cloudPrefix), enabledBy: toggle)
+    }
+
+    /// The defaults key the rule mirrors.
+    public var localKey: String {
+        switch shape {
+        case .wholeKey(let key): return key
+        case .perEntry(let localKey, _): return localKey
+        }
+    }
+
+    /// Whether a store key belongs to this rule; for a per-entry rule, the entry's name.
+    func entryName(forCloudKey cloudKey: String) -> String?? {
+        switch shape {
+        case .wholeKey(let key):
+            return cloudKey == key ? .some(nil) : nil
+        case .perEntry(_, let prefix):
+            guard cloudKey.hasPrefix(prefix), cloudKey.count > prefix.count else { return nil }
+            return .some(String(cloudKey.dropFirst(prefix.count)))
+        }
+    }
+}
+
+/// What the mirror has to tell the user, once each.
+public enum MirrorNotice: Sendable, Equatable, CustomStringConvertible {
+    /// A write was refused by the store's limits; the value stays on this device only.
+    case quotaViolation(String)
+    /// An entry whose store key would be longer than the store allows is kept local.
+    case entryNotSynced(String)
+    /// The store's own warnings (a damaged local copy moved aside).
+    case storeWarning(String)
+
+    public var description: String {
+        switch self {
+        case .quotaViolation(let why): return "A change could not be synced: \(why). It is kept on this device."
+        case .entryNotSynced(let why): return why
+        case .storeWarning(let text): return text
+        }
+    }
+}

@@ -1,0 +1,24 @@
+import Cloud
+
+/// The one line the user sees about syncing, in the tab bar: nothing while sync is off,
+/// "synced", "syncing, 2 changes waiting", or "offline, 2 changes waiting: <why>" (the count
+/// first: a long reason is what the tab bar cuts).
+public final class CloudStatusBoard {
+    public internal(set) var text: String?
+    public init() {}
+
+    static func describe(_ status: KeyValueStoreStatus?, suspended: Bool = false) -> String? {
+        guard let status else { return nil }
+        let waiting = status.pendingChanges
+        let changes = waiting == 1 ? "1 change waiting" : "\(waiting) changes waiting"
+        switch status.isReachable {
+        case nil:
+            return waiting > 0 ? "sync: connecting, \(changes)" : "sync: connecting"
+        case true?:
+            return waiting > 0 ? "syncing, \(changes)" : "synced"
+        case false?:
+            let why = status.problem.map { ": \($0)" } ?? ""
+            return waiting > 0 ? "offline, \(changes)\(why)" : "offline\(why)"
+        }
+    }
+}

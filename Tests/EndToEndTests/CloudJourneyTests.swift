@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+
+/// Two devices in two terminals: two `wonderland`s with their own HOMEs (their own defaults,
+/// local copies and device ids) syncing through one folder, as two machines would through
+/// Syncthing. The pin goes both ways live; sync turned off keeps them apart; a folder that is
+/// gone for a while leaves both working and they catch up when it is back.
+@Suite("Synced store journeys in tmux")
+struct CloudJourneyTests {
+    static let paris = "--location 48.8566,2.3522"
+
+    @Test("a pin remembered on one device appears on the other; cleared there, it goes here; sync off, they diverge; folder gone and back, they catch up")
+    func twoDevicesShareThePin() throws {
+        let folder = try SyncFolder()
+        let environment = ["WONDERLAND_SYNC_FOLDER": folder.url.path]
+        let phone = try TmuxSession(columns: 100, rows: 24, environment: environment)
+        let laptop = try TmuxSession(columns: 100, rows: 24, environment: environment)
+        for device in [phone, laptop] {
+            try device.launchApp(Self.paris)
+            try toggleSyncLocations(device)
+            _ = try device.waitForText("synced")
+        }
+
+        // Remember a place on the phone: the laptop's map shows it.
+        try remember("Rabbit hole", on: phone)
+        _ = try laptop.waitForText("⚑ Rabbit hole")
+
+        // Clear it on the laptop: it goes on the phone.
+        try laptop.type("c")
+        _ = try laptop.waitForText("Clear the pin")
+        try laptop.type("y")
+        _ = try phone.waitFor("the pin gone") { !$0.joined(separator: "\n").contains("Rabbit hole") }
+        _ = try phone.waitForText("No pin yet")
+
+        // Sync off on the laptop (live, from the settings): the two go their own ways.
+        try toggleSyncLocations(laptop)
+        _ = try laptop.waitFor("no sync status") { !$0[0].contains("sync") }
+        try remember("Phone only", on: phone)
+        try remember("Laptop only", on: laptop)
+        _ = try phone.waitFor("the phone's pin sent") { $0[0].hasSuffix("synced") }
+        _ = try wonderlandCloud(["list"], home: phone.home, folder: folder.url, expecting: "Phone only")
+        // Nothing to wait for when nothing should happen: give a change time to travel
+        // (the folder is watched within a second), then look.
+        usleep(2_000_000)
+        phone.check(try phone.screen().joined(separator: "\n").contains("⚑ Phone only"), "the phone keeps its pin")
+        laptop.check(try laptop.screen().joined(separator: "\n").contains("⚑ Laptop only"), "the laptop keeps its own pin")
+
+        // Sync on again: the store has a pin, and the store wins.
+        try toggleSyncLocations(laptop)
+        _ = try laptop.waitForText("⚑ Phone only")
+
+        // The folder goes away (renamed: root reads anything, so permissions would not stop
+        // it): both keep working on their own copies and say so.
+        let away = folder.url.deletingLastPathComponent().appendingPathComponent(folder.url.lastPathComponent + ".away")
+        try FileManager.default.moveItem(at: folder.url, to: away)
+        try remember("While offline", on: phone)
+        _ = try phone.waitForText("offline")
+        _ = try phone.waitForText("1 change waiting")
+        _ = try laptop.waitForText("offline")
+        try FileManager.default.moveItem(at: away, to: folder.url)
+        _ = try laptop.waitForText("⚑ While offline", timeout: 15)
+        _ = try phone.waitFor("synced again") { $0[0].hasSuffix("synced") }
+
+        for device in [phone, laptop] {
+            try device.type("q")
+            _ = try device.waitForText("exit=0")
+        }
+    }
+
+    @Test("reading on one device moves the other's open book to the same place, and says so")
+    func readingPositionFollows() throws {
+        let folder = try SyncFolder()
+        let book = folder.url.deletingLastPathComponent().appendingPathComponent("wl-e2e-book-\(getpid())-\(UUID().uuidString.prefix(8)).txt")
+        try (1...600).map { "Paragraph \($0): Alice was beginning to get very tired of sitting by her sister.\n" }.joined(separator: "\n")
+            .write(to: book, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: book) }
+        let environment = ["WONDERLAND_SYNC_FOLDER": folder.url.path]
+        let phone = try TmuxSession(columns: 100, rows: 24, environment: environment)
+        let laptop = try TmuxSession(columns: 100, rows: 24, environment: environment)
+        for device in [phone, laptop] {
+            try device.launchApp("--book \(book.path) -WLSyncReadingPosition YES")
+            try device.type("3")
+            let shown = try device.waitFor("the book") { $0.joined().contains("Paragraph 1:") || $0.joined().contains("About this book") }
+            if shown.joined().contains("About this book") { try device.press("Enter") }
+            _ = try device.waitForText("synced")
+        }
+        for _ in 0..<6 { try phone.press("Space") }
+        let top = try phone.waitFor("six pages on") { $0.joined().contains("page 7 of") }
+            .first { $0.contains("Paragraph ") } ?? ""
+        let paragraph = try #require(top.range(of: #"Paragraph \d+:"#, options: .regularExpression).map { String(top[$0]) })
+        _ = try laptop.waitForText("Moved to where you were reading elsewhere.")
+        _ = try laptop.waitForText(paragraph)
+        for device in [phone, laptop] {
+            try device.type("q")
+            _ = try device.waitForText("exit=0")
+        }
+    }
+
+    @Test("Ctrl-Z stops syncing, fg fetches what changed meanwhile; a pin remembered just before quitting still goes")
+    func suspendAndQuit() throws {
+        let folder = try SyncFolder()
+        let environment = ["WONDERLAND_SYNC_FOLDER": folder.url.path]
+        let phone = try TmuxSession(columns: 100, rows: 24, environment: environment)
+        let laptop = try TmuxSession(columns: 100, rows: 24, environment: environment)
+        try phone.launchApp(Self.paris + " -HPSyncLocations YES")
+        // No "; echo" after the app: the shell would run it as soon as the job stops.
+        try laptop.run("clear; \(laptop.binary) \(Self.paris) -HPSyncLocations YES")
+        for device in [phone, laptop] { _ = try device.waitForText("synced") }
+
+        try laptop.press("C-z")
+        _ = try laptop.waitForText("Stopped")
+        try remember("While stopped", on: phone)
+        _ = try phone.waitFor("the pin sent") { $0[0].hasSuffix("synced") }
+        try laptop.run("fg")
+        _ = try laptop.waitForText("⚑ While stopped")
+
+        // Remember and quit at once: quitting sends what is queued.
+        try laptop.type("r")
+        _ = try laptop.waitForText("Remember this place")
+        try laptop.press("C-u")
+        try laptop.type("Last words")
+        try laptop.press("Enter")
+        try laptop.type("q")
+        try laptop.run("echo \"exit=$?\"")
+        _ = try laptop.waitForText("exit=0")
+        _ = try phone.waitForText("⚑ Last words")
+        try phone.type("q")
+        _ = try phone.waitForText("exit=0")
+    }
+
+    @Test("wonderland cloud status tells the folder, the device and what waits")
+    func cloudStatusCommand() throws {
+        let folder = try SyncFolder()
+        let home = try HomeFolder()
+        let output = try wonderlandCloud(["status"], home: home.url, folder: folder.url, expecting: "Reached:  yes")
+        #expect(output.contains("Folder:   \(folder.url.path) (from WONDERLAND_SYNC_FOLDER)"))
+        #expect(output.contains("Device:   "))
+        #expect(output.contains("Waiting:  0 changes"))
+    }
+
+    // MARK: helpers
+
+    /// `,` opens the settings; their first row is Sync Locations.
+    private func toggleSyncLocations(_ device: TmuxSession) throws {
+        try device.type(",")
+        _ = try device.waitForText("Sync Locations")
+        try device.press("Space")
+        try device.press("Escape")
+        _ = try device.waitFor("the settings closed") { !$0.joined(separator: "\n").contains("Sync Locations") }
+    }
+
+    private func remember(_ title: String, on device: TmuxSession) throws {
+        try device.type("r")
+        _ = try device.waitForText("Remember this place")
+        try device.press("C-u")
+        try device.type(title)
+        try device.press("Enter")
+        _ = try device.waitForText("⚑ \(title)")
+    }
+
+    /// Runs `wonderland cloud …` as the device with that HOME would, until its output holds
+    /// `expecting` (the folder is synced by the apps in the background).
+    @discardableResult
+    private func wonderlandCloud(_ arguments: [String], home: URL, folder: URL, expecting: String) throws -> String {
+        let binary = try TmuxSession.locateBinary()
+        let deadline = Date().addingTimeInterval(10)
+        while true {
+            let result = try Subprocess.run(["/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "HOME=\(home.path)",
+                                             "WONDERLAND_SYNC_FOLDER=\(folder.path)", binary, "cloud"] + arguments)
+            if result.output.contains(expecting) { return result.output }
+            if Date() > deadline { throw E2EError("wonderland cloud \(arguments.joined(separator: " ")) never said \(expecting):\n\(result.output)") }
+            usleep(100_000)
+        }
+    }
+}
+
+/// A temporary sync folder both devices point at, removed afterwards.
+private final class SyncFolder {
+    let url: URL
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("wl-e2e-sync-\(getpid())-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+        try? FileManager.default.removeItem(at: url.deletingLastPathComponent().appendingPathComponent(url.lastPathComponent + ".away"))
+    }
+}

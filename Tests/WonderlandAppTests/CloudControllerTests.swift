@@ -1,0 +1,210 @@
+import BookFront
+import Cloud
+import Defaults
+import Foundation
+import PropertyList
+import Screens
+import Terminal
+import Testing
+@testable import WonderlandApp
+
+/// One instance of the app on a headless terminal, its synced store on a shared in-memory
+/// cloud. No worker thread: `sync()` does its pass, then an idle tick delivers the news as the
+/// run loop would.
+private final class Instance: DrivesApplication {
+    let store: InMemoryPreferenceStore
+    let services: AppServices
+    let terminal = HeadlessTerminal(size: Size(columns: 100, rows: 30), capabilities: .init(colors: true, unicode: true))
+    let app: Application
+    let controller: CloudController
+    private(set) var backends: [InMemoryBackend] = []
+
+    init(cloud: InMemoryCloud, values: [String: PropertyListValue], bookPath: String? = nil, replicaFile: LocalReplicaFile? = nil) {
+        store = InMemoryPreferenceStore(values: values)
+        let launch = LaunchOptions(location: "48.8566,2.3522", bookPath: bookPath, dataFolder: LaunchOptions.emptyDataFolder)
+        services = AppServices(store: store, bundle: .embedded, launch: launch)
+        app = Application(terminal: terminal, root: RootScreen.make(services: services))
+        let made = Box()
+        self.made = made
+        var factory = CloudStoreFactory(replicaFile: replicaFile) { _, _ in
+            let backend = cloud.backend()
+            made.backends.append(backend)
+            return backend
+        }
+        factory.startsWorker = false
+        controller = CloudController(services: services, factory: factory, onNews: {})
+        app.addLifecycleObserver(controller)
+        app.launch()
+    }
+
+    private let made: Box
+    final class Box: @unchecked Sendable { var backends: [InMemoryBackend] = [] }
+    var lastBackend: InMemoryBackend? { made.backends.last }
+
+    func sync() throws {
+        controller.mirror.store?.synchronize()
+        app.becomeIdle()
+        try app.processPendingEvents()
+    }
+
+    var tabBar: String { terminal.lines[0] }
+    func screenContains(_ text: String) -> Bool { terminal.lines.contains { $0.contains(text) } }
+    /// The screen's words in one line, for text an alert wraps.
+    var screenText: String {
+        terminal.lines.joined(separator: " ").replacingOccurrences(of: "│", with: " ").split(separator: " ").joined(separator: " ")
+    }
+}
+
+@Suite("Synced store in the app")
+struct CloudControllerTests {
+    let locationsOn: [String: PropertyListValue] = ["HPSyncLocations": .boolean(true)]
+
+    @Test func aPinRememberedInOneInstanceAppearsOnTheOthersMapAndGoesWhenCleared() throws {
+        let cloud = InMemoryCloud()
+        let phone = Instance(cloud: cloud, values: locationsOn)
+        let laptop = Instance(cloud: cloud, values: locationsOn)
+        try phone.sync(); try laptop.sync()
+        #expect(laptop.tabBar.hasSuffix("synced"))
+        try phone.press(.character("r"))
+        try phone.type("Rabbit hole")
+        try phone.press(.enter)
+        #expect(phone.screenContains("Rabbit hole"))
+        phone.app.becomeIdle()
+        try phone.app.processPendingEvents()
+        #expect(phone.tabBar.hasSuffix("syncing, 1 change waiting"))
+        try phone.sync(); try laptop.sync()
+        #expect(laptop.screenContains("Rabbit hole"))
+        #expect(phone.tabBar.hasSuffix("synced"))
+
+        try laptop.press(.character("c"))
+        try laptop.press(.character("y"))
+        #expect(!laptop.screenContains("Rabbit hole"))
+        try laptop.sync(); try phone.sync()
+        #expect(!phone.screenContains("Rabbit hole"))
+        #expect(phone.store.object(forKey: "HPLocation") == nil)
+    }
+
+    @Test func theToggleTakesEffectWhileTheAppRuns() throws {
+        let cloud = InMemoryCloud()
+        let phone = Instance(cloud: cloud, values: [:])
+        #expect(phone.controller.mirror.store == nil)
+        #expect(!phone.tabBar.contains("sync"))
+        // As the settings screen or `wonderland defaults write` would.
+        phone.store.set(.boolean(true), forKey: "HPSyncLocations")
+        try phone.app.processPendingEvents()
+        #expect(phone.controller.mirror.store != nil)
+        try phone.sync()
+        #expect(phone.tabBar.hasSuffix("synced"))
+        phone.store.set(.boolean(false), forKey: "HPSyncLocations")
+        try phone.sync()
+        #expect(phone.controller.mirror.store == nil)
+        #expect(!phone.tabBar.contains("sync"))
+    }
+
+    @Test func offlineTheAppKeepsWorkingAndSaysWhatWaits() throws {
+        let cloud = InMemoryCloud()
+        let phone = Instance(cloud: cloud, values: locationsOn)
+        let laptop = Instance(cloud: cloud, values: locationsOn)
+        try phone.sync(); try laptop.sync()
+        phone.lastBackend?.isReachable = false
+        phone.store.set(.dictionary(["lat": .real(51.5), "long": .real(-0.12), "title": .string("Offline pin")]), forKey: "HPLocation")
+        try phone.sync()
+        #expect(phone.tabBar.contains("offline"))
+        #expect(phone.tabBar.contains("1 change waiting"))
+        #expect(phone.screenContains("Offline pin"))
+        try laptop.sync()
+        #expect(!laptop.screenContains("Offline pin"))
+        phone.lastBackend?.isReachable = true
+        try phone.sync(); try laptop.sync()
+        #expect(laptop.screenContains("Offline pin"))
+        #expect(phone.tabBar.hasSuffix("synced"))
+    }
+
+    @Test func aChangedSyncFolderReopensTheStore() throws {
+        let cloud = InMemoryCloud()
+        let phone = Instance(cloud: cloud, values: locationsOn)
+        let first = phone.controller.mirror.store
+        #expect(first != nil)
+        phone.store.set(.string("/tmp/elsewhere"), forKey: "WLSyncFolder")
+        #expect(phone.controller.folder.path == "/tmp/elsewhere")
+        #expect(phone.controller.mirror.store !== first)
+    }
+
+    @Test func theSyncFolderComesFromTheEnvironmentThenTheSettingThenTheDataFolder() {
+        let store = InMemoryPreferenceStore()
+        let data = URL(fileURLWithPath: "/data/wonderland")
+        #expect(CloudSettings.folder(store: store, environment: [:], dataFolder: data).path == "/data/wonderland/cloud")
+        store.set(.string("~/Sync/wl"), forKey: "WLSyncFolder")
+        #expect(CloudSettings.folder(store: store, environment: ["HOME": "/home/alice"], dataFolder: data).path == "/home/alice/Sync/wl")
+        #expect(CloudSettings.folder(store: store, environment: ["HOME": "/home/alice", "WONDERLAND_SYNC_FOLDER": "/mnt/shared"], dataFolder: data).path == "/mnt/shared")
+    }
+
+    @Test func aDamagedLocalCopyIsToldOnceInAnAlert() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wl-cloud-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let replica = LocalReplicaFile.standard(dataFolder: folder)
+        try Data("not a property list".utf8).write(to: replica.url)
+        let phone = Instance(cloud: InMemoryCloud(), values: locationsOn, replicaFile: replica)
+        #expect(phone.app.modals.count == 1)
+        try phone.app.processPendingEvents()
+        #expect(phone.screenText.contains("could not be read"))
+        try phone.press(.enter)
+        try phone.sync()
+        #expect(phone.app.modals.isEmpty)
+    }
+
+    @Test func theOpenBookFollowsAPositionReadElsewhereWithoutFightingPageTurns() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wl-cloud-book-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let book = folder.appendingPathComponent("book.txt")
+        let text = (1...400).map { "Line \($0) of a long walk down the rabbit hole." }.joined(separator: "\n")
+        try Data(text.utf8).write(to: book)
+        let on: [String: PropertyListValue] = ["WLSyncReadingPosition": .boolean(true)]
+        let cloud = InMemoryCloud()
+        let phone = Instance(cloud: cloud, values: on, bookPath: book.path)
+        let laptop = Instance(cloud: cloud, values: on, bookPath: book.path)
+        try phone.press(.character("3")); try laptop.press(.character("3"))
+        // The book's notes (no chapters found) come up once, in an alert.
+        for device in [phone, laptop] { while !device.app.modals.isEmpty { try device.press(.enter) } }
+        try phone.sync(); try laptop.sync()
+        #expect(laptop.screenContains("Line 1 of"))
+
+        for _ in 0..<5 { try phone.press(.character(" ")) }
+        let phoneTop = try #require(phone.terminal.lines.first { $0.contains("Line ") && !$0.contains("Line 1 of") })
+        try phone.sync(); try laptop.sync()
+        #expect(laptop.screenContains("Moved to where you were reading elsewhere."))
+        let reader = try #require(laptop.services.store.object(forKey: "WLReadingPositions"))
+        #expect(reader == phone.store.object(forKey: "WLReadingPositions"))
+        #expect(laptop.terminal.lines.contains(phoneTop))
+
+        // The laptop's own page turn is its own: it stays, and goes to the phone.
+        try laptop.press(.character(" "))
+        #expect(!laptop.screenContains("Moved to where"))
+        let laptopPosition = laptop.store.object(forKey: "WLReadingPositions")
+        try laptop.sync(); try phone.sync(); try laptop.sync()
+        #expect(laptop.store.object(forKey: "WLReadingPositions") == laptopPosition)
+        #expect(phone.store.object(forKey: "WLReadingPositions") == laptopPosition)
+    }
+
+    @Test func aBackendThatCannotBeMadeYetLeavesTheStoreOfflineAndIsTriedAgain() {
+        final class Attempts: @unchecked Sendable { var count = 0 }
+        let attempts = Attempts()
+        let cloud = InMemoryCloud()
+        let backend = CloudDeferredBackend(displayName: "folder /mnt/gone") {
+            attempts.count += 1
+            if attempts.count == 1 { throw BackendUnavailable(reason: "cannot create /mnt/gone") }
+            return cloud.backend()
+        }
+        let store = UbiquitousKeyValueStore(.init(backend: backend, device: DeviceIdentifier("phone")!))
+        #expect(attempts.count == 0, "nothing is made when the store opens")
+        store.set(.string("kept"), forKey: "k")
+        #expect(!store.synchronize())
+        #expect(store.status.problem == "cannot create /mnt/gone")
+        #expect(CloudStatusBoard.describe(store.status) == "offline, 1 change waiting: cannot create /mnt/gone")
+        #expect(store.synchronize())
+        #expect(cloud.allRecords.map(\.key) == ["k"])
+        #expect(CloudStatusBoard.describe(store.status) == "synced")
+    }
+}
