@@ -152,3 +152,22 @@ final class NewsCounter: @unchecked Sendable {
     func bump() { lock.withLock { value += 1 } }
     var count: Int { lock.withLock { value } }
 }
+
+@Suite struct StoreLifecycleTests {
+    @Test func startingAgainRightAfterAStopKeepsSyncing() {
+        let cloud = InMemoryCloud()
+        let phone = UbiquitousKeyValueStore(.init(backend: cloud.backend(), device: DeviceIdentifier("phone")!, pollInterval: 0.05))
+        let pad = UbiquitousKeyValueStore(.init(backend: cloud.backend(), device: DeviceIdentifier("pad")!, pollInterval: 0.05))
+        for _ in 0..<20 {
+            pad.start()
+            pad.stop(timeout: 0)  // gives up at once, as on a folder that hangs
+        }
+        pad.start()
+        defer { pad.stop() }
+        phone.set(.string("after the restarts"), forKey: "k")
+        phone.synchronize()
+        let deadline = Date(timeIntervalSinceNow: 10)
+        while pad.object(forKey: "k") == nil, Date() < deadline { usleep(5_000) }
+        #expect(pad.object(forKey: "k") == .string("after the restarts"))
+    }
+}

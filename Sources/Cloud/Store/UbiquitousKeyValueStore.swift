@@ -64,7 +64,6 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
     private let syncLock = NSLock()
     private var worker: Thread?
     private var stopping = false
-    private let workerFinished = DispatchSemaphore(value: 0)
 
     public init(_ configuration: Configuration) {
         self.configuration = configuration
@@ -237,7 +236,11 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
     /// Starts the worker thread that keeps this copy and the backend in step.
     public func start() {
         lock.withLock {
-            guard worker == nil else { return }
+            // A worker still finishing a stop (a slow folder) simply carries on.
+            guard worker == nil else {
+                stopping = false
+                return
+            }
             stopping = false
             let thread = Thread { [weak self] in self?.runWorker() }
             thread.name = "wonderland-sync"
@@ -256,7 +259,10 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
         }
         if running {
             backend.wake()
-            _ = workerFinished.wait(timeout: .now() + timeout)
+            // Polled rather than signalled: a worker that outlives one stop must not make the
+            // next stop return before it has finished.
+            let deadline = Date(timeIntervalSinceNow: timeout)
+            while lock.withLock({ worker != nil }), Date() < deadline { usleep(2_000) }
         }
         saveReplica()
     }
@@ -269,14 +275,20 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
     }
 
     private func runWorker() {
-        while !lock.withLock({ stopping }) {
-            synchronize()
-            if lock.withLock({ stopping }) { break }
-            backend.waitForChanges(timeout: configuration.pollInterval)
+        var carryOn = true
+        while carryOn {
+            while !lock.withLock({ stopping }) {
+                synchronize()
+                if lock.withLock({ stopping }) { break }
+                backend.waitForChanges(timeout: configuration.pollInterval)
+            }
+            synchronize()  // the last queued writes, when the backend is there
+            carryOn = lock.withLock {
+                guard stopping else { return true }  // started again while it was stopping
+                worker = nil
+                return false
+            }
         }
-        synchronize()  // the last queued writes, when the backend is there
-        lock.withLock { worker = nil }
-        workerFinished.signal()
     }
 
     private func syncPassLocked() -> Bool {
