@@ -177,10 +177,10 @@ BOOKS = {
                                  b'<html><body><h1>Only</h1><p>&a;&a; and <em>unclosed</p></body></html>'),
         ("OEBPS/text/two pool.xhtml", TWO),
     ],
-    "encrypted": [
+    "font-obfuscation": [
         ("META-INF/container.xml", CONTAINER),
         ("META-INF/encryption.xml", b'<encryption xmlns="urn:oasis:names:tc:opendocument:xmlns:container">'
-                                    b'<EncryptedData><CipherData><CipherReference URI="OEBPS/text/one.xhtml"/>'
+                                    b'<EncryptedData><EncryptionMethod Algorithm="http://www.idpf.org/2008/embedding"/><CipherData><CipherReference URI="OEBPS/text/one.xhtml"/>'
                                     b'</CipherData></EncryptedData></encryption>'),
         ("OEBPS/content.opf", opf("3.0", "", "")),
         ("OEBPS/text/one.xhtml", ONE),

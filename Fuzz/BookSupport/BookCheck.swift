@@ -12,6 +12,9 @@ public enum BookCheck {
         return url
     }()
 
+    /// Set FUZZ_VERBOSE=1 to see each input's outcome (to check the seeds reach a whole book).
+    static let verbose = ProcessInfo.processInfo.environment["FUZZ_VERBOSE"] != nil
+
     /// Loads `data` as a .epub: it must give a sane book or a BookLoadError, nothing else.
     public static func loadEPUB(_ data: Data) {
         let url = folder.appendingPathComponent("book.epub")
@@ -19,8 +22,10 @@ public enum BookCheck {
         do {
             let book = try BookLoader.load(path: url.path)
             check(book)
+            if verbose { FileHandle.standardError.write(Data("book: \(book.title), \(book.text.count) bytes, \(book.chapters.count) chapters, notes \(book.notes)\n".utf8)) }
         } catch let error as BookLoadError {
             precondition(!error.reason.isEmpty, "a BookLoadError without a reason")
+            if verbose { FileHandle.standardError.write(Data("error: \(error.reason)\n".utf8)) }
         } catch {
             fatalError("not a BookLoadError: \(error)")
         }
