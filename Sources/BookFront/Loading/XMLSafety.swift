@@ -55,7 +55,31 @@ enum XMLSafety {
             output.append(byte)
             index += 1
         }
-        return Sanitized(data: Data(output), declaredEntities: declaredEntities)
+        return Sanitized(data: Data(repairingUTF8(output)), declaredEntities: declaredEntities)
+    }
+
+    /// libxml2 hands an element name holding invalid UTF-8 (`<\u{F4}ip/>`) straight to
+    /// Foundation's XMLParser, which traps on it (found by Fuzz/FuzzEPUBContents). So a document
+    /// in UTF-8 has each bad sequence replaced with U+FFFD first, as the book's text would show
+    /// it anyway. A document declaring another encoding is left to libxml2, which converts it to
+    /// valid UTF-8 itself.
+    static func repairingUTF8(_ bytes: [UInt8]) -> [UInt8] {
+        if String(validating: bytes, as: UTF8.self) != nil || declaresOtherEncoding(bytes) { return bytes }
+        return Array(String(decoding: bytes, as: UTF8.self).utf8)
+    }
+
+    /// A UTF-16 byte order mark or first character, or an XML declaration naming an encoding
+    /// other than UTF-8.
+    private static func declaresOtherEncoding(_ bytes: [UInt8]) -> Bool {
+        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE])
+            || bytes.starts(with: [0x00, 0x3C]) || bytes.starts(with: [0x3C, 0x00]) { return true }
+        guard starts(bytes, at: 0, with: "<?xml"), let end = find(bytes.prefix(256), "?>"),
+              let attribute = find(bytes[..<end], "encoding") else { return false }
+        let value = String(decoding: bytes[(attribute + 8)..<end], as: UTF8.self)
+            .drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }
+            .prefix { $0 != "\"" && $0 != "'" && $0 != " " }
+            .lowercased()
+        return value != "utf-8" && value != "utf8"
     }
 
     /// The end of a DOCTYPE declaration, past its internal subset ("[ … ]") and quoted strings.

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+@testable import BookFront
+
+/// Inputs the EPUB fuzz targets (Fuzz/FuzzEPUB, Fuzz/FuzzEPUBContents) crashed on, kept as they
+/// were minimized. Each must now give a book or a BookLoadError.
+@Suite struct EPUBFuzzRegressionTests {
+    private func outcome(_ zip: ZipWriter) throws -> Result<BookDocument, BookLoadError> {
+        let path = try zip.write(name: "fuzz.epub")
+        defer { BookFixture.remove(path) }
+        do {
+            return .success(try BookLoader.load(path: path))
+        } catch let error as BookLoadError {
+            return .failure(error)
+        }
+    }
+
+    /// Minimized FuzzEPUBContents crash: container.xml is `<\xF4ip/`, an element name with a
+    /// broken UTF-8 sequence, which libxml2 passed on and Foundation's XMLParser trapped on.
+    @Test func anElementNameWithInvalidUTF8InContainerXMLIsRefusedNotACrash() throws {
+        var zip = EPUBFixture.epub3()
+        zip.remove("META-INF/container.xml")
+        zip.entries.append(ZipWriter.Entry(path: "META-INF/container.xml", bytes: [0x3C, 0xF4, 0x69, 0x70, 0x2F]))
+        guard case .failure(let error) = try outcome(zip) else {
+            Issue.record("a container.xml with no rootfile was accepted")
+            return
+        }
+        #expect(error.reason.contains("container.xml"), "\(error)")
+    }
+
+    /// The same broken name inside a chapter: the book still opens, with the rest of its text.
+    @Test func anElementNameWithInvalidUTF8InAChapterKeepsTheBook() throws {
+        var zip = EPUBFixture.epub3()
+        zip.remove("OEBPS/text/two.xhtml")
+        let parts = EPUBFixture.chapter("The Letter", "<p>A letter <BROKEN/> arrived.</p>").components(separatedBy: "BROKEN")
+        let bytes = Array(parts[0].utf8) + [0xF4, 0x78] + Array(parts[1].utf8)
+        zip.entries.append(ZipWriter.Entry(path: "OEBPS/text/two.xhtml", bytes: bytes))
+        let document = try outcome(zip).get()
+        let text = document.text.string(0..<document.text.count)
+        #expect(text.contains("Tallow Lane"))
+        #expect(text.contains("arrived."))
+    }
+
+    @Test func sanitizingRepairsInvalidUTF8OnlyInUTF8Documents() {
+        let undeclared: [UInt8] = Array("<a>".utf8) + [0xF4] + Array("</a>".utf8)
+        #expect(XMLSafety.repairingUTF8(undeclared) == Array("<a>\u{FFFD}</a>".utf8))
+        let declaredUTF8 = Array(#"<?xml version="1.0" encoding="UTF-8"?><a>"#.utf8) + [0xE9] + Array("</a>".utf8)
+        #expect(XMLSafety.repairingUTF8(declaredUTF8) == Array(#"<?xml version="1.0" encoding="UTF-8"?><a>"#.utf8) + Array("\u{FFFD}</a>".utf8))
+        // Latin-1 is libxml2's to convert: é is 0xE9 there, not a broken sequence.
+        let latin1 = Array(#"<?xml version="1.0" encoding='ISO-8859-1'?><a>caf"#.utf8) + [0xE9] + Array("</a>".utf8)
+        #expect(XMLSafety.repairingUTF8(latin1) == latin1)
+        let valid = Array("<a>café \u{1F407}</a>".utf8)
+        #expect(XMLSafety.repairingUTF8(valid) == valid)
+    }
+}
