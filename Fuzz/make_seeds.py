@@ -82,6 +82,9 @@ def settings_seeds():
     write(target, "binary-root", pane(EVERY_TYPE[:8], fmt=plistlib.FMT_BINARY))
     write(target, "broken-items", pane(BROKEN))
     write(target, "not-a-plist", b"PreferenceSpecifiers = (Type);")
+    # Regression: an integral slider ending at Int64.max trapped when asked for the value at its end.
+    write(target, "regression-slider-int64-max", pane([
+        {"Type": "PSSliderSpecifier", "Key": "k", "DefaultValue": 0, "MinimumValue": -2**63, "MaximumValue": 2**63 - 1}]))
     # The app's own bundle, its child pane renamed to the harness's P1.
     bundle = os.path.join(REPO, "Resources", "Settings.bundle")
     with open(os.path.join(bundle, "Root.plist"), "rb") as f:
@@ -224,6 +227,8 @@ GPSD = {
     "partial-and-junk": b'{"class":"TPV","mode":3,"lat":91,"lon":0}\n\n[1,2,{"a":null}]\nnot json\n{"class":"TP',
     "devices-empty": b'{"class":"DEVICES","devices":[]}\n{"class":"DEVICE","path":"/dev/ttyACM0","activated":0}\n'
                      b'{"class":"TPV","mode":3,"lat":1e-3,"lon":-180,"track":360,"speed":0}\n',
+    # Regression: a finite mode too big for Int trapped the TPV reader.
+    "regression-mode-1e300": b'{"class":"TPV","mode":1e300,"lat":1,"lon":2}\n{"class":"TPV","mode":-9223372036854775809}\n',
 }
 
 

@@ -41,6 +41,19 @@ import Testing
         #expect(text.contains("arrived."))
     }
 
+    /// FuzzEPUBContents found a chapter pointing past the end of the text: the contents named a
+    /// last spine part with no text, whose start lay beyond the trimmed text's end.
+    @Test func aChapterOnAnEmptyLastPartPointsAtTheEndOfTheText() throws {
+        var zip = EPUBFixture.epub3()
+        zip.replace("OEBPS/text/two.xhtml", with: #"<html xmlns="http://www.w3.org/1999/xhtml"><body><p> </p></body></html>"#)
+        let document = try outcome(zip).get()
+        #expect(document.chapters.map(\.title) == ["One: The Lamp", "The Night", "Two: The Letter"])
+        for chapter in document.chapters {
+            #expect(chapter.offset <= document.text.count, "\(chapter.title) at \(chapter.offset) of \(document.text.count)")
+        }
+        #expect(document.chapters.last?.offset == document.text.count)
+    }
+
     @Test func sanitizingRepairsInvalidUTF8OnlyInUTF8Documents() {
         let undeclared: [UInt8] = Array("<a>".utf8) + [0xF4] + Array("</a>".utf8)
         #expect(XMLSafety.repairingUTF8(undeclared) == Array("<a>\u{FFFD}</a>".utf8))
