@@ -41,6 +41,22 @@ import Testing
         #expect(text.contains("arrived."))
     }
 
+    /// Minimized FuzzEPUBContents crash: container.xml is `<?x?>`, a processing instruction
+    /// without data, on which Foundation's XMLParser calls strlen(NULL).
+    @Test func aProcessingInstructionWithoutDataIsDroppedNotACrash() throws {
+        var zip = EPUBFixture.epub3()
+        zip.replace("META-INF/container.xml", with: "<?x?>")
+        guard case .failure(let error) = try outcome(zip) else {
+            Issue.record("a container.xml without elements was accepted")
+            return
+        }
+        #expect(error.reason.contains("container.xml"), "\(error)")
+        var book = EPUBFixture.epub3()
+        book.replace("OEBPS/text/two.xhtml", with: EPUBFixture.chapterTwo.replacingOccurrences(of: "<p>", with: "<?x?><?page 4?><p>"))
+        let text = try outcome(book).get().text
+        #expect(text.string(0..<text.count).contains("no stamp"))
+    }
+
     /// FuzzEPUBContents found a chapter pointing past the end of the text: the contents named a
     /// last spine part with no text, whose start lay beyond the trimmed text's end.
     @Test func aChapterOnAnEmptyLastPartPointsAtTheEndOfTheText() throws {
@@ -62,6 +78,9 @@ import Testing
         // Latin-1 is libxml2's to convert: é is 0xE9 there, not a broken sequence.
         let latin1 = Array(#"<?xml version="1.0" encoding='ISO-8859-1'?><a>caf"#.utf8) + [0xE9] + Array("</a>".utf8)
         #expect(XMLSafety.repairingUTF8(latin1) == latin1)
+        // An encoding libxml2 does not know left the bytes raw, and XMLParser trapped again.
+        let unknown = Array(#"<?xml version="1.0" encoding=""U-8TF?><a>"#.utf8) + [0xCA] + Array("</a>".utf8)
+        #expect(XMLSafety.repairingUTF8(unknown) == Array(#"<?xml version="1.0" encoding=""U-8TF?><a>"#.utf8) + Array("\u{FFFD}</a>".utf8))
         let valid = Array("<a>café \u{1F407}</a>".utf8)
         #expect(XMLSafety.repairingUTF8(valid) == valid)
     }

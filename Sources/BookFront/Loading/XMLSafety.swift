@@ -34,6 +34,15 @@ enum XMLSafety {
                     index = end
                     continue
                 }
+                if starts(bytes, at: index, with: "<?") {
+                    // Processing instructions are never used, and Foundation's XMLParser crashes
+                    // on one without data, `<?x?>` (strlen of NULL; found by Fuzz/FuzzEPUBContents):
+                    // all go, except the XML declaration at the very start.
+                    let end = find(bytes, "?>", from: index + 2).map { $0 + 2 } ?? bytes.count
+                    if isDeclaration(bytes, at: index, after: output) { output.append(contentsOf: bytes[index..<end]) }
+                    index = end
+                    continue
+                }
                 if starts(bytes, at: index, with: "<!DOCTYPE") || starts(bytes, at: index, with: "<!doctype") {
                     let end = doctypeEnd(bytes, from: index)
                     if find(bytes[index..<end], "<!ENTITY") != nil { declaredEntities = true }
@@ -59,18 +68,17 @@ enum XMLSafety {
     }
 
     /// libxml2 hands an element name holding invalid UTF-8 (`<\u{F4}ip/>`) straight to
-    /// Foundation's XMLParser, which traps on it (found by Fuzz/FuzzEPUBContents). So a document
-    /// in UTF-8 has each bad sequence replaced with U+FFFD first, as the book's text would show
-    /// it anyway. A document declaring another encoding is left to libxml2, which converts it to
-    /// valid UTF-8 itself.
+    /// Foundation's XMLParser, which traps on it (found by Fuzz/FuzzEPUBContents); so does a
+    /// document declaring an encoding libxml2 does not know. So each bad sequence becomes U+FFFD
+    /// first, as the book's text would show it anyway, except in UTF-16 and Latin-1 documents:
+    /// libxml2 converts those itself and every byte of Latin-1 is a character.
     static func repairingUTF8(_ bytes: [UInt8]) -> [UInt8] {
-        if String(validating: bytes, as: UTF8.self) != nil || declaresOtherEncoding(bytes) { return bytes }
+        if String(validating: bytes, as: UTF8.self) != nil || isUTF16OrLatin1(bytes) { return bytes }
         return Array(String(decoding: bytes, as: UTF8.self).utf8)
     }
 
-    /// A UTF-16 byte order mark or first character, or an XML declaration naming an encoding
-    /// other than UTF-8.
-    private static func declaresOtherEncoding(_ bytes: [UInt8]) -> Bool {
+    /// A UTF-16 byte order mark or first character, or an XML declaration naming ISO-8859-1.
+    private static func isUTF16OrLatin1(_ bytes: [UInt8]) -> Bool {
         if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE])
             || bytes.starts(with: [0x00, 0x3C]) || bytes.starts(with: [0x3C, 0x00]) { return true }
         guard starts(bytes, at: 0, with: "<?xml"), let end = find(bytes.prefix(256), "?>"),
@@ -79,7 +87,14 @@ enum XMLSafety {
             .drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }
             .prefix { $0 != "\"" && $0 != "'" && $0 != " " }
             .lowercased()
-        return value != "utf-8" && value != "utf8"
+        return value == "iso-8859-1" || value == "latin1"
+    }
+
+    /// `<?xml ` with nothing before it but a byte order mark.
+    private static func isDeclaration(_ bytes: [UInt8], at index: Int, after output: [UInt8]) -> Bool {
+        guard output.isEmpty || output == [0xEF, 0xBB, 0xBF], starts(bytes, at: index, with: "<?xml"),
+              index + 5 < bytes.count else { return false }
+        return [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index + 5])
     }
 
     /// The end of a DOCTYPE declaration, past its internal subset ("[ … ]") and quoted strings.
