@@ -70,6 +70,25 @@ import Testing
         #expect(document.chapters.last?.offset == document.text.count)
     }
 
+    /// Minimized FuzzEPUBContents crash: an emphasis left open around a <pre> at the end of the
+    /// book ran past the end of the text once its trailing line breaks were trimmed.
+    @Test func anEmphasisOpenAtTheEndStaysInsideTheText() throws {
+        var zip = EPUBFixture.epub3()
+        zip.replace("OEBPS/text/two.xhtml", with: """
+            <mlns="http://wo sis<pre>What is the use of a book,&#82t Alice, &#x201C;withorties="nav"mp;nbsp;<br/>or
+            <strong>covd>
+            <body>t
+              as is</pre>
+            </body></html>
+
+            """)
+        let document = try outcome(zip).get()
+        #expect(!document.emphasis.isEmpty)
+        for span in document.emphasis {
+            #expect(span.range.upperBound <= document.text.count, "\(span.kind) \(span.range) of \(document.text.count)")
+        }
+    }
+
     @Test func sanitizingRepairsInvalidUTF8OnlyInUTF8Documents() {
         let undeclared: [UInt8] = Array("<a>".utf8) + [0xF4] + Array("</a>".utf8)
         #expect(XMLSafety.repairingUTF8(undeclared) == Array("<a>\u{FFFD}</a>".utf8))
