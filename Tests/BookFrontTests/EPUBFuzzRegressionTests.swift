@@ -94,9 +94,12 @@ import Testing
         #expect(XMLSafety.repairingUTF8(undeclared) == Array("<a>\u{FFFD}</a>".utf8))
         let declaredUTF8 = Array(#"<?xml version="1.0" encoding="UTF-8"?><a>"#.utf8) + [0xE9] + Array("</a>".utf8)
         #expect(XMLSafety.repairingUTF8(declaredUTF8) == Array(#"<?xml version="1.0" encoding="UTF-8"?><a>"#.utf8) + Array("\u{FFFD}</a>".utf8))
-        // Latin-1 is libxml2's to convert: é is 0xE9 there, not a broken sequence.
+        // Latin-1 is converted, its declaration dropped: é is 0xE9 there, not a broken sequence.
         let latin1 = Array(#"<?xml version="1.0" encoding='ISO-8859-1'?><a>caf"#.utf8) + [0xE9] + Array("</a>".utf8)
-        #expect(XMLSafety.repairingUTF8(latin1) == latin1)
+        #expect(XMLSafety.repairingUTF8(latin1) == Array("<a>café</a>".utf8))
+        // Minimized FuzzEPUBContents crash: a broken declaration that only looks like Latin-1.
+        let broken: [UInt8] = Array("<?xml ers><d".utf8) + [0xFF] + Array(#"<encodingISO-8859-1"gU?>"#.utf8)
+        #expect(String(validating: XMLSafety.repairingUTF8(broken), as: UTF8.self) != nil)
         // An encoding libxml2 does not know left the bytes raw, and XMLParser trapped again.
         let unknown = Array(#"<?xml version="1.0" encoding=""U-8TF?><a>"#.utf8) + [0xCA] + Array("</a>".utf8)
         #expect(XMLSafety.repairingUTF8(unknown) == Array(#"<?xml version="1.0" encoding=""U-8TF?><a>"#.utf8) + Array("\u{FFFD}</a>".utf8))

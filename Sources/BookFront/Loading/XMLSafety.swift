@@ -68,26 +68,44 @@ enum XMLSafety {
     }
 
     /// libxml2 hands an element name holding invalid UTF-8 (`<\u{F4}ip/>`) straight to
-    /// Foundation's XMLParser, which traps on it (found by Fuzz/FuzzEPUBContents); so does a
-    /// document declaring an encoding libxml2 does not know. So each bad sequence becomes U+FFFD
-    /// first, as the book's text would show it anyway, except in UTF-16 and Latin-1 documents:
-    /// libxml2 converts those itself and every byte of Latin-1 is a character.
+    /// Foundation's XMLParser, which traps on it (found by Fuzz/FuzzEPUBContents), and a
+    /// declaration naming an unknown encoding, or a broken one, leaves such bytes raw. So the
+    /// parser is only ever given valid UTF-8: a document declaring Latin-1 is converted here
+    /// and its declaration dropped; in any other, each bad sequence becomes U+FFFD, as the
+    /// book's text would show it anyway. UTF-16 (which EPUB allows) is left to libxml2.
     static func repairingUTF8(_ bytes: [UInt8]) -> [UInt8] {
-        if String(validating: bytes, as: UTF8.self) != nil || isUTF16OrLatin1(bytes) { return bytes }
+        if isUTF16(bytes) { return bytes }
+        if let declarationEnd = latin1DeclarationEnd(bytes) {
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count)
+            for byte in bytes[declarationEnd...] {
+                if byte < 0x80 {
+                    output.append(byte)
+                } else {
+                    output.append(0xC0 | byte >> 6)
+                    output.append(0x80 | byte & 0x3F)
+                }
+            }
+            return output
+        }
+        if String(validating: bytes, as: UTF8.self) != nil { return bytes }
         return Array(String(decoding: bytes, as: UTF8.self).utf8)
     }
 
-    /// A UTF-16 byte order mark or first character, or an XML declaration naming ISO-8859-1.
-    private static func isUTF16OrLatin1(_ bytes: [UInt8]) -> Bool {
-        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE])
-            || bytes.starts(with: [0x00, 0x3C]) || bytes.starts(with: [0x3C, 0x00]) { return true }
+    private static func isUTF16(_ bytes: [UInt8]) -> Bool {
+        bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE])
+            || bytes.starts(with: [0x00, 0x3C]) || bytes.starts(with: [0x3C, 0x00])
+    }
+
+    /// Where the XML declaration ends, when it names ISO-8859-1.
+    private static func latin1DeclarationEnd(_ bytes: [UInt8]) -> Int? {
         guard starts(bytes, at: 0, with: "<?xml"), let end = find(bytes.prefix(256), "?>"),
-              let attribute = find(bytes[..<end], "encoding") else { return false }
+              let attribute = find(bytes[..<end], "encoding") else { return nil }
         let value = String(decoding: bytes[(attribute + 8)..<end], as: UTF8.self)
             .drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }
             .prefix { $0 != "\"" && $0 != "'" && $0 != " " }
             .lowercased()
-        return value == "iso-8859-1" || value == "latin1"
+        return value == "iso-8859-1" || value == "latin1" ? end + 2 : nil
     }
 
     /// `<?xml ` with nothing before it but a byte order mark.
