@@ -11,6 +11,9 @@ let package = Package(
         // For the fuzz package in Fuzz/, which depends on this one by path.
         .library(name: "PropertyList", targets: ["PropertyList"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
+        .library(name: "Defaults", targets: ["Defaults"]),
+        .library(name: "BookFront", targets: ["BookFront"]),
+        .library(name: "MapFront", targets: ["MapFront"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

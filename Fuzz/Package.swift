@@ -26,6 +26,33 @@ let package = Package(
             name: "FuzzBinaryPropertyList",
             dependencies: ["FuzzSupport", .product(name: "PropertyList", package: "wonderland")]
         ),
+        // The EPUB targets' shared harness (RAM folder, oracle, zip writer), apart from
+        // FuzzSupport so the property-list targets do not link BookFront.
+        .target(
+            name: "FuzzBookSupport",
+            dependencies: [.product(name: "BookFront", package: "wonderland")],
+            path: "BookSupport"
+        ),
+        .executableTarget(
+            name: "FuzzSettingsSchema",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "Defaults", package: "wonderland"),
+                .product(name: "PropertyList", package: "wonderland"),
+            ]
+        ),
+        .executableTarget(
+            name: "FuzzEPUB",
+            dependencies: ["FuzzSupport", "FuzzBookSupport"]
+        ),
+        .executableTarget(
+            name: "FuzzEPUBContents",
+            dependencies: ["FuzzSupport", "FuzzBookSupport"]
+        ),
+        .executableTarget(
+            name: "FuzzGPSDReader",
+            dependencies: ["FuzzSupport", .product(name: "MapFront", package: "wonderland")]
+        ),
         .executableTarget(
             name: "KeyedUnarchiverFuzz",
             dependencies: [

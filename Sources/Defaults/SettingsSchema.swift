@@ -320,12 +320,17 @@ public struct SliderSpecifier: Hashable, Sendable {
         return clamp(number)
     }
 
-    public func clamp(_ number: Double) -> Double { min(max(number, minimumValue), maximumValue) }
+    /// In range; NaN (a stored `nan`) counts as the minimum.
+    public func clamp(_ number: Double) -> Double {
+        number.isNaN ? minimumValue : min(max(number, minimumValue), maximumValue)
+    }
 
     /// The value to store for a number: clamped, and whole for an integral slider.
     public func value(for number: Double) -> PropertyListValue {
         let clamped = clamp(number)
-        return isIntegral ? .integer(Int64(clamped.rounded())) : .real(clamped)
+        guard isIntegral else { return .real(clamped) }
+        // An end at Int64.max is 2^63 as a Double, one past it: Int64(_:) would trap there.
+        return .integer(Int64(exactly: clamped.rounded()) ?? (clamped < 0 ? .min : .max))
     }
 
     /// A fine step, 1/20 of the range (at least 1 for an integral slider).

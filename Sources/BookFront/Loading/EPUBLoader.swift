@@ -38,6 +38,9 @@ enum EPUBLoader {
             let top = builder.headings.map(\.level).min() ?? 1
             chapters = builder.headings.map { BookChapter(title: $0.title, offset: $0.offset, level: $0.level - top) }
         }
+        // A spine part with no text of its own starts past the end of the trimmed text (found by
+        // Fuzz/FuzzEPUBContents): its chapter points at the end instead.
+        for index in chapters.indices { chapters[index].offset = min(chapters[index].offset, output.count) }
         let title = package.title ?? builder.headings.first?.title ?? BookLoader.fileTitle(path)
         return BookDocument(id: ContentHash.id(of: output), title: title, path: path, format: .epub,
                             text: BookText(bytes: Data(output)), chapters: chapters, emphasis: builder.emphasis, notes: notes)

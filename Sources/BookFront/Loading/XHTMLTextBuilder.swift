@@ -200,6 +200,12 @@ struct XHTMLTextBuilder {
     mutating func finish() -> [UInt8] {
         while output.last == 0x0A { output.removeLast() }
         if !output.isEmpty { output.append(0x0A) }
+        // Trimming the last line breaks can cut the end off an emphasis that held them (an <em>
+        // around a <pre> ending in blank lines; found by Fuzz/FuzzEPUBContents).
+        emphasis = emphasis.compactMap { span in
+            let end = min(span.range.upperBound, output.count)
+            return span.range.lowerBound < end ? TextEmphasis(range: span.range.lowerBound..<end, kind: span.kind) : nil
+        }
         emphasis.sort { $0.range.lowerBound < $1.range.lowerBound }
         return output
     }

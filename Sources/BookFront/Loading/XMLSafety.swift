@@ -34,6 +34,15 @@ enum XMLSafety {
                     index = end
                     continue
                 }
+                if starts(bytes, at: index, with: "<?") {
+                    // Processing instructions are never used, and Foundation's XMLParser crashes
+                    // on one without data, `<?x?>` (strlen of NULL; found by Fuzz/FuzzEPUBContents):
+                    // all go, except the XML declaration at the very start.
+                    let end = find(bytes, "?>", from: index + 2).map { $0 + 2 } ?? bytes.count
+                    if isDeclaration(bytes, at: index, after: output) { output.append(contentsOf: bytes[index..<end]) }
+                    index = end
+                    continue
+                }
                 if starts(bytes, at: index, with: "<!DOCTYPE") || starts(bytes, at: index, with: "<!doctype") {
                     let end = doctypeEnd(bytes, from: index)
                     if find(bytes[index..<end], "<!ENTITY") != nil { declaredEntities = true }
@@ -55,7 +64,55 @@ enum XMLSafety {
             output.append(byte)
             index += 1
         }
-        return Sanitized(data: Data(output), declaredEntities: declaredEntities)
+        return Sanitized(data: Data(repairingUTF8(output)), declaredEntities: declaredEntities)
+    }
+
+    /// libxml2 hands an element name holding invalid UTF-8 (`<\u{F4}ip/>`) straight to
+    /// Foundation's XMLParser, which traps on it (found by Fuzz/FuzzEPUBContents), and a
+    /// declaration naming an unknown encoding, or a broken one, leaves such bytes raw. So the
+    /// parser is only ever given valid UTF-8: a document declaring Latin-1 is converted here
+    /// and its declaration dropped; in any other, each bad sequence becomes U+FFFD, as the
+    /// book's text would show it anyway. UTF-16 (which EPUB allows) is left to libxml2.
+    static func repairingUTF8(_ bytes: [UInt8]) -> [UInt8] {
+        if isUTF16(bytes) { return bytes }
+        if let declarationEnd = latin1DeclarationEnd(bytes) {
+            var output: [UInt8] = []
+            output.reserveCapacity(bytes.count)
+            for byte in bytes[declarationEnd...] {
+                if byte < 0x80 {
+                    output.append(byte)
+                } else {
+                    output.append(0xC0 | byte >> 6)
+                    output.append(0x80 | byte & 0x3F)
+                }
+            }
+            return output
+        }
+        if String(validating: bytes, as: UTF8.self) != nil { return bytes }
+        return Array(String(decoding: bytes, as: UTF8.self).utf8)
+    }
+
+    private static func isUTF16(_ bytes: [UInt8]) -> Bool {
+        bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE])
+            || bytes.starts(with: [0x00, 0x3C]) || bytes.starts(with: [0x3C, 0x00])
+    }
+
+    /// Where the XML declaration ends, when it names ISO-8859-1.
+    private static func latin1DeclarationEnd(_ bytes: [UInt8]) -> Int? {
+        guard starts(bytes, at: 0, with: "<?xml"), let end = find(bytes.prefix(256), "?>"),
+              let attribute = find(bytes[..<end], "encoding") else { return nil }
+        let value = String(decoding: bytes[(attribute + 8)..<end], as: UTF8.self)
+            .drop { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" }
+            .prefix { $0 != "\"" && $0 != "'" && $0 != " " }
+            .lowercased()
+        return value == "iso-8859-1" || value == "latin1" ? end + 2 : nil
+    }
+
+    /// `<?xml ` with nothing before it but a byte order mark.
+    private static func isDeclaration(_ bytes: [UInt8], at index: Int, after output: [UInt8]) -> Bool {
+        guard output.isEmpty || output == [0xEF, 0xBB, 0xBF], starts(bytes, at: index, with: "<?xml"),
+              index + 5 < bytes.count else { return false }
+        return [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index + 5])
     }
 
     /// The end of a DOCTYPE declaration, past its internal subset ("[ … ]") and quoted strings.

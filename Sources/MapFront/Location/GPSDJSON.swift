@@ -50,7 +50,23 @@ public indirect enum GPSDJSON: Equatable, Sendable {
         init(bytes: [UInt8]) { self.bytes = bytes }
 
         mutating func skipSpace() {
-            while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
+            // A switch, not `[…].contains`: that builds an array for every byte read.
+            while index < bytes.count, Self.isSpace(bytes[index]) { index += 1 }
+        }
+
+        static func isSpace(_ byte: UInt8) -> Bool {
+            switch byte {
+            case 0x20, 0x09, 0x0A, 0x0D: true
+            default: false
+            }
+        }
+
+        static func isNumberByte(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"),
+                 UInt8(ascii: "+"), UInt8(ascii: "-"): true
+            default: false
+            }
         }
 
         mutating func value(depth: Int) -> GPSDJSON? {
@@ -72,8 +88,8 @@ public indirect enum GPSDJSON: Equatable, Sendable {
         }
 
         mutating func literal(_ word: String, _ result: GPSDJSON) -> GPSDJSON? {
-            let expected = Array(word.utf8)
-            guard index + expected.count <= bytes.count, Array(bytes[index..<index + expected.count]) == expected else { return nil }
+            let expected = word.utf8
+            guard index + expected.count <= bytes.count, bytes[index..<index + expected.count].elementsEqual(expected) else { return nil }
             index += expected.count
             return result
         }
@@ -169,12 +185,7 @@ public indirect enum GPSDJSON: Equatable, Sendable {
                 // C's printf writes a negative NaN as "-nan".
                 if let nan = literal("nan", .number(.nan)) { return nan }
             }
-            let numberBytes: ClosedRange<UInt8> = UInt8(ascii: "0")...UInt8(ascii: "9")
-            while index < bytes.count,
-                  numberBytes.contains(bytes[index]) || [UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"),
-                                                         UInt8(ascii: "+"), UInt8(ascii: "-")].contains(bytes[index]) {
-                index += 1
-            }
+            while index < bytes.count, Self.isNumberByte(bytes[index]) { index += 1 }
             guard index > start, index - start <= 64 else { return nil }
             let text = String(decoding: bytes[start..<index], as: UTF8.self)
             // Double(_:) would also take "inf" or hex; the characters above already exclude them.

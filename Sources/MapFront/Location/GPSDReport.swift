@@ -51,8 +51,9 @@ public enum GPSDReport: Equatable, Sendable {
     }
 
     private static func tpv(_ json: GPSDJSON) -> GPSDReport {
-        guard let modeNumber = json["mode"]?.number, modeNumber.isFinite,
-              let mode = GPSDFixMode(rawValue: Int(modeNumber)), Double(mode.rawValue) == modeNumber else {
+        // Int(exactly:), not Int(_:): a mode of 1e300 is finite but would trap the conversion.
+        guard let modeNumber = json["mode"]?.number, let modeInteger = Int(exactly: modeNumber),
+              let mode = GPSDFixMode(rawValue: modeInteger) else {
             return .ignored("a TPV without a valid mode")
         }
         guard mode.hasFix else { return .noPosition(mode) }
