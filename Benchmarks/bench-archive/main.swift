@@ -8,7 +8,7 @@ import PropertyList
 
 let recordCount = 1_000
 let fanOut = 10
-let iterations = 15
+let iterations = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 15  // scripts/bench-plist-archive passes fewer for a quick check
 
 final class Record: KeyedArchivable {
     static let archiveClassName = "ScreenRecord"

@@ -88,6 +88,10 @@ for (format, foundationFormat) in [(PropertyListFormat.xml, PropertyListSerializ
     let reread = try PropertyListReader.value(from: ours)
     precondition(reread == document, "our round trip changed the document")
     precondition((try? PropertyListSerialization.propertyList(from: ours, options: [], format: nil)) != nil)
+    // BENCH_PLIST_OUT=FOLDER: leave our bytes there, for scripts/bench-plist-archive to time Python's plistlib on them.
+    if let folder = ProcessInfo.processInfo.environment["BENCH_PLIST_OUT"] {
+        try ours.write(to: URL(fileURLWithPath: folder).appendingPathComponent(format == .xml ? "document.xml.plist" : "document.binary.plist"))
+    }
 
     let encodeOurs = try median(iterations) { _ = try PropertyListSerializer.data(from: document, format: format) }
     let encodeTheirs = try median(iterations) {
