@@ -17,16 +17,6 @@ func fail(_ message: String) -> Never {
     exit(2)
 }
 
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
@@ -34,7 +24,7 @@ case "generate":
     guard arguments.count == 5, let records = Int(arguments[2]), let devices = Int(arguments[3]), let keys = Int(arguments[4]),
           devices > 0, keys > 0 else { fail("generate FOLDER RECORDS DEVICES KEYS") }
     let folder = URL(fileURLWithPath: arguments[1])
-    var generator = SeededGenerator(state: 2026)
+    var generator = SeededRandomNumberGenerator(seed: 2026)
     let base: UInt64 = 1_795_000_000_000
     for index in 0 ..< devices {
         let device = DeviceIdentifier(String(format: "%016llx", UInt64(index + 1) &* 0x9E37_79B9_7F4A_7C15))!

@@ -42,17 +42,6 @@ func makeStore() -> UbiquitousKeyValueStore {
     }
 }
 
-/// SplitMix64: the same seed gives the same writes.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 func json(_ value: PropertyListValue) -> Any {
     switch value {
@@ -72,7 +61,7 @@ switch mode {
 case "write":
     guard arguments.count == 7, let seed = UInt64(arguments[4]), let keys = Int(arguments[5]), keys > 0,
           let writes = Int(arguments[6]), writes >= 0 else { fail("write needs DATA CLOUD DEVICE SEED KEYS WRITES") }
-    var generator = SeededGenerator(state: seed)
+    var generator = SeededRandomNumberGenerator(seed: seed)
     let store = makeStore()
     store.start()
     for index in 0 ..< writes {

@@ -40,7 +40,7 @@ import Glibc
 
     @Test func theMergeIsTheSameWhateverOrderTheFilesAreReadIn() throws {
         let fixture = FolderFixture()
-        var generator = FolderSeededGenerator(seed: 7)
+        var generator = SeededRandomNumberGenerator(seed: 7)
         var written: [ChangeRecord] = []
         let devices = [a, b, c]
         let backends = try devices.map { try fixture.backend($0) }
@@ -117,15 +117,3 @@ import Glibc
     }
 }
 
-/// A small deterministic generator (SplitMix64) so random tests are reproducible.
-struct FolderSeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

@@ -40,7 +40,7 @@ import Glibc
     @Test func randomDamageNeverCrashesAndNeverBecomesAValue() throws {
         let written = records(40, b)
         let complete = ChangeFileFormat.file(written)
-        var generator = FolderSeededGenerator(seed: 42)
+        var generator = SeededRandomNumberGenerator(seed: 42)
         let fixture = FolderFixture()
         _ = try fixture.backend(a)
         for round in 0 ..< 300 {

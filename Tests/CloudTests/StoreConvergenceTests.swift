@@ -15,7 +15,7 @@ import Testing
         }
         stores.forEach { $0.start() }
         DispatchQueue.concurrentPerform(iterations: stores.count) { index in
-            var random = SeededRandom(seed: UInt64(index + 1))
+            var random = SeededRandomNumberGenerator(seed: UInt64(index + 1))
             for step in 0..<300 {
                 let key = "k\(random.next() % 8)"
                 if random.next() % 5 == 0 {
@@ -69,15 +69,3 @@ import Testing
     }
 }
 
-/// A small deterministic generator (SplitMix64), so a failing run can be repeated.
-struct SeededRandom {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
