@@ -35,7 +35,7 @@ func makeStore() -> UbiquitousKeyValueStore {
     do {
         try FileManager.default.createDirectory(at: dataFolder, withIntermediateDirectories: true)
         let backend = try FolderBackend(folder: cloudFolder, device: device, options: .init(pollInterval: 0.1))
-        return UbiquitousKeyValueStore(.init(backend: backend, replicaFile: .standard(dataFolder: dataFolder), device: device,
+        return UbiquitousKeyValueStore(.init(backend: backend, replicaFile: LocalReplicaFolder.standard(dataFolder: dataFolder).replicaFile(forBackend: backend.displayName), device: device,
                                              wallMilliseconds: HybridLogicalClock.skewedSystemMilliseconds(by: skew), pollInterval: 0.1))
     } catch {
         fail("\(error)", code: 3)

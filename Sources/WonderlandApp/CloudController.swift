@@ -37,7 +37,7 @@ public final class CloudController: ApplicationLifecycleObserver {
 
     /// The app's factory: the sync folder's backend and this machine's copy in the data folder.
     public static func standard(services: AppServices) -> CloudController {
-        CloudController(services: services, factory: CloudStoreFactory(replicaFile: .standard(dataFolder: services.launch.dataFolder)))
+        CloudController(services: services, factory: CloudStoreFactory(replicas: .standard(dataFolder: services.launch.dataFolder)))
     }
 
     /// Follows the folder setting and opens the store if a toggle is on.

@@ -43,7 +43,7 @@ struct CloudCommand: ParsableCommand {
         }
 
         func openStore() -> UbiquitousKeyValueStore {
-            let (store, warning) = CloudStoreFactory(replicaFile: .standard(dataFolder: dataFolder)).open(folder: folder, onNews: {})
+            let (store, warning) = CloudStoreFactory(replicas: .standard(dataFolder: dataFolder)).open(folder: folder, onNews: {})
             if let warning { FileHandle.standardError.write(Data("wonderland cloud: \(warning)\n".utf8)) }
             return store
         }

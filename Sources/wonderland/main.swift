@@ -40,7 +40,7 @@ struct Wonderland: ParsableCommand {
         let restoration = RestorationController.Configuration(
             files: RestorationFiles.standard(environment: environment), fresh: fresh, appVersion: AppVersion.current)
         // A start-up measurement neither opens the synced store nor starts its worker.
-        let cloud = exitAfterFirstFrame ? nil : CloudStoreFactory(replicaFile: .standard(dataFolder: launch.dataFolder))
+        let cloud = exitAfterFirstFrame ? nil : CloudStoreFactory(replicas: .standard(dataFolder: launch.dataFolder))
         let options = AppRunner.Options(exitAfterFirstFrame: exitAfterFirstFrame, restoration: restoration,
                                         defaults: AppDefaults.controller(environment: environment, watchesForChanges: !exitAfterFirstFrame),
                                         launch: launch, cloud: cloud)

@@ -54,7 +54,7 @@ import Testing
     @Test func twoInstancesOfOneMachineShareTheirLocalCopy() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wl-replica-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let file = LocalReplicaFile.standard(dataFolder: folder)
+        let file = LocalReplicaFile(url: folder.appendingPathComponent("synced-store.plist"))
         let cloud = InMemoryCloud()
         let first = UbiquitousKeyValueStore(.init(backend: cloud.backend(), replicaFile: file))
         first.synchronize()

@@ -79,7 +79,7 @@ import Testing
     @Test func theLocalCopyKeepsQueuedWritesAndTheIdentityAcrossLaunches() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wl-replica-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let file = LocalReplicaFile.standard(dataFolder: folder)
+        let file = LocalReplicaFile(url: folder.appendingPathComponent("synced-store.plist"))
         let cloud = InMemoryCloud()
         let offline = cloud.backend()
         offline.isReachable = false
@@ -99,7 +99,7 @@ import Testing
     @Test func anotherBackendIsAnAccountChange() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wl-replica-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let file = LocalReplicaFile.standard(dataFolder: folder)
+        let file = LocalReplicaFile(url: folder.appendingPathComponent("synced-store.plist"))
         let first = UbiquitousKeyValueStore(.init(backend: NamedBackend(name: "folder /a"), replicaFile: file))
         first.set(.integer(1), forKey: "k")
         first.stop()
@@ -112,7 +112,7 @@ import Testing
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wl-replica-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let file = LocalReplicaFile.standard(dataFolder: folder)
+        let file = LocalReplicaFile(url: folder.appendingPathComponent("synced-store.plist"))
         try Data("not a plist".utf8).write(to: file.url)
         let store = UbiquitousKeyValueStore(.init(backend: InMemoryCloud().backend(), replicaFile: file))
         #expect(store.takeWarnings().first?.contains("moved to synced-store.plist.damaged-") == true)

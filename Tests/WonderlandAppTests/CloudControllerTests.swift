@@ -19,14 +19,14 @@ private final class Instance: DrivesApplication {
     let controller: CloudController
     private(set) var backends: [InMemoryBackend] = []
 
-    init(cloud: InMemoryCloud, values: [String: PropertyListValue], bookPath: String? = nil, replicaFile: LocalReplicaFile? = nil) {
+    init(cloud: InMemoryCloud, values: [String: PropertyListValue], bookPath: String? = nil, replicas: LocalReplicaFolder? = nil) {
         store = InMemoryPreferenceStore(values: values)
         let launch = LaunchOptions(location: "48.8566,2.3522", bookPath: bookPath, dataFolder: LaunchOptions.emptyDataFolder)
         services = AppServices(store: store, bundle: .embedded, launch: launch)
         app = Application(terminal: terminal, root: RootScreen.make(services: services))
         let made = Box()
         self.made = made
-        var factory = CloudStoreFactory(replicaFile: replicaFile) { _, _ in
+        var factory = CloudStoreFactory(replicas: replicas) { _, _ in
             let backend = cloud.backend()
             made.backends.append(backend)
             return backend
@@ -143,9 +143,11 @@ struct CloudControllerTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wl-cloud-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let replica = LocalReplicaFile.standard(dataFolder: folder)
+        let replicas = LocalReplicaFolder.standard(dataFolder: folder)
+        let replica = replicas.replicaFile(forBackend: InMemoryCloud().backend().displayName)
+        try FileManager.default.createDirectory(at: replicas.url, withIntermediateDirectories: true)
         try Data("not a property list".utf8).write(to: replica.url)
-        let phone = Instance(cloud: InMemoryCloud(), values: locationsOn, replicaFile: replica)
+        let phone = Instance(cloud: InMemoryCloud(), values: locationsOn, replicas: replicas)
         #expect(phone.app.modals.count == 1)
         try phone.app.processPendingEvents()
         #expect(phone.screenText.contains("could not be read"))

@@ -5,7 +5,7 @@ import PropertyList
 import Glibc
 #endif
 
-/// The synced store's copy on this machine ($XDG_DATA_HOME/wonderland/synced-store.plist): this
+/// The synced store's copy on this machine for one backend (see `LocalReplicaFolder`): this
 /// device's identity, its clock, which backend the copy belongs to, and every change it knows,
 /// including its own changes the backend has not received yet. With it the app starts with the
 /// last known values and sends what was queued offline, even after a restart.
@@ -90,10 +90,6 @@ public struct LocalReplicaFile: Sendable {
     public let url: URL
 
     public init(url: URL) { self.url = url }
-
-    public static func standard(dataFolder: URL) -> LocalReplicaFile {
-        LocalReplicaFile(url: dataFolder.appendingPathComponent("synced-store.plist"))
-    }
 
     /// The replica on disk; nil when there is none. A damaged file is moved aside and reported
     /// through `warning`.

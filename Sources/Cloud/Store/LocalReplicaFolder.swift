@@ -1,0 +1,80 @@
+import FileSafety
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where this machine keeps its synced stores: `$XDG_DATA_HOME/wonderland/synced-store/`, with
+/// one local copy per backend (`folder-…-<hash>.plist`) and the machine's device identity
+/// (`device-id`), shared by every backend.
+///
+/// One copy per backend, not one for all: switching the sync folder, or running
+/// `wonderland cloud status` in a shell without WONDERLAND_SYNC_FOLDER, must not throw away
+/// the changes another folder has not received yet.
+public struct LocalReplicaFolder: Sendable {
+    public let url: URL
+
+    public init(url: URL) { self.url = url }
+
+    public static func standard(dataFolder: URL) -> LocalReplicaFolder {
+        LocalReplicaFolder(url: dataFolder.appendingPathComponent("synced-store"))
+    }
+
+    /// The copy for the backend `displayName` names.
+    public func replicaFile(forBackend displayName: String) -> LocalReplicaFile {
+        LocalReplicaFile(url: url.appendingPathComponent(Self.fileName(forBackend: displayName)))
+    }
+
+    /// "folder ~/Sync/wonderland" → "folder-sync-wonderland-1f2e3d4c.plist": readable, and the
+    /// hash of the whole name keeps two backends apart whatever the slug drops.
+    static func fileName(forBackend displayName: String) -> String {
+        var slug = ""
+        for scalar in displayName.lowercased().unicodeScalars {
+            let keep = (scalar >= "a" && scalar <= "z") || (scalar >= "0" && scalar <= "9")
+            if keep {
+                slug.unicodeScalars.append(scalar)
+            } else if !slug.isEmpty, !slug.hasSuffix("-") {
+                slug += "-"
+            }
+        }
+        while slug.hasSuffix("-") { slug.removeLast() }
+        var hash: UInt32 = 2_166_136_261  // FNV-1a
+        for byte in displayName.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
+        return String(slug.prefix(48)) + "-" + String(format: "%08x", hash) + ".plist"
+    }
+
+    /// This machine's device identifier, made once and kept in `device-id`. A damaged file is
+    /// moved aside (the warning says so) and a new identity is made: a new identity only means
+    /// the folder sees one more device.
+    public func deviceIdentifier(warning: inout String?) -> DeviceIdentifier {
+        let file = url.appendingPathComponent("device-id")
+        for _ in 0..<3 {
+            if let data = FileManager.default.contents(atPath: file.path) {
+                let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                if let device = DeviceIdentifier(text) { return device }
+                let moved = try? AtomicFile.moveAside(file, label: "damaged")
+                warning = "This machine's sync identity \(file.path) could not be read; it was moved to \(moved?.lastPathComponent ?? "?") and a new one was made."
+            }
+            let device = DeviceIdentifier.random()
+            do {
+                try AtomicFile.makeFolder(url)
+                // O_EXCL: when two instances start at once, the first identity written is the one.
+                let descriptor = open(file.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+                if descriptor < 0 {
+                    if errno == EEXIST { continue }
+                    throw AtomicFile.Failure(operation: "create", path: file.path, code: errno)
+                }
+                let line = Array((device.rawValue + "\n").utf8)
+                let written = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+                fsync(descriptor)
+                close(descriptor)
+                if written == line.count { return device }
+                unlink(file.path)
+            } catch {
+                warning = "This machine's sync identity could not be saved (\(error)); this run syncs under a temporary one."
+                return device
+            }
+        }
+        return DeviceIdentifier.random()
+    }
+}
