@@ -15,16 +15,7 @@ struct HostileArchiveTests {
     func hostileArchive(_ mutation: Mutation) throws {
         let tmux = try TmuxSession(columns: 80, rows: 24)
         try tmux.launchApp()
-        try tmux.type("2")
-        try tmux.waitForText("▸ Alice")
-        try tmux.type("/chesh")
-        try tmux.waitForText("▸ Cheshire Cat")
-        try tmux.press("Enter")
-        try tmux.waitForText("Characters › Cheshire Cat")
-        try tmux.type("e")
-        try tmux.waitForText("Notes (editing")
-        try tmux.type("hostile note")
-        try tmux.waitForText("hostile note")
+        try tmux.typeCheshireCatNote("hostile note")
         try tmux.press("C-c")
         try tmux.waitForText("exit=130")
 

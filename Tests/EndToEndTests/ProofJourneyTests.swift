@@ -97,16 +97,7 @@ struct ProofJourneyTests {
         do {
             let tmux = try TmuxSession(columns: 80, rows: 24, home: home, session: "first-terminal")
             try tmux.launchApp()
-            try tmux.type("2")
-            try tmux.waitForText("▸ Alice")
-            try tmux.type("/chesh")
-            try tmux.waitForText("▸ Cheshire Cat")
-            try tmux.press("Enter")
-            try tmux.waitForText("Characters › Cheshire Cat")
-            try tmux.type("e")
-            try tmux.waitForText("Notes (editing")
-            try tmux.type(draft)
-            try tmux.waitForText(draft)
+            try tmux.typeCheshireCatNote(draft)
             for _ in 0..<back { try tmux.press("Left") }
             before = try tmux.waitForText("Ln 1, Col \(draft.count + 1 - back)")
             cursorBefore = try tmux.cursor()

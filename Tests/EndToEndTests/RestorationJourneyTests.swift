@@ -6,25 +6,12 @@ import Testing
 @Suite("Restoration journeys in tmux")
 struct RestorationJourneyTests {
     /// Characters tab filtered to the Cheshire Cat, notes editor open with `draft` typed.
-    private func goDeep(_ tmux: TmuxSession, draft: String) throws {
-        try tmux.type("2")
-        try tmux.waitForText("▸ Alice")
-        try tmux.type("/chesh")
-        try tmux.waitForText("▸ Cheshire Cat")
-        try tmux.press("Enter")
-        try tmux.waitForText("Characters › Cheshire Cat")
-        try tmux.type("e")
-        try tmux.waitForText("Notes (editing")
-        try tmux.type(draft)
-        try tmux.waitForText(draft)
-    }
-
     @Test("deep in the notes editor, Ctrl-C, relaunch at another size: the first frame is the editor with the draft and cursor")
     func deepPlaceAcrossResize() throws {
         let tmux = try TmuxSession(columns: 80, rows: 24)
         try tmux.launchApp()
         let draft = "Grins, then fad"
-        try goDeep(tmux, draft: draft)
+        try tmux.typeCheshireCatNote(draft)
         try tmux.press("C-c")
         try tmux.waitForText("exit=130")
 
@@ -70,7 +57,7 @@ struct RestorationJourneyTests {
     func hangupSaves() throws {
         let tmux = try TmuxSession(columns: 80, rows: 24)
         try tmux.launchApp()
-        try goDeep(tmux, draft: "hung up on")
+        try tmux.typeCheshireCatNote("hung up on")
         let app = try tmux.appPID()
         kill(app, SIGHUP)
         try tmux.waitForText("exit=129")
@@ -107,7 +94,7 @@ struct RestorationJourneyTests {
         let tmux = try TmuxSession(columns: 80, rows: 24)
         try tmux.launchApp()
         #expect(!FileManager.default.fileExists(atPath: tmux.archive.path))
-        try goDeep(tmux, draft: "autosaved draft")
+        try tmux.typeCheshireCatNote("autosaved draft")
         try tmux.waitForArchive(containing: "autosaved draft")
         kill(try tmux.appPID(), SIGKILL)
         try tmux.waitForText("exit=137")
@@ -227,7 +214,7 @@ struct RestorationJourneyTests {
     func stateShowAndPath() throws {
         let tmux = try TmuxSession(columns: 80, rows: 24)
         try tmux.launchApp()
-        try goDeep(tmux, draft: "a note to show")
+        try tmux.typeCheshireCatNote("a note to show")
         try tmux.press("C-c")
         try tmux.waitForText("exit=130")
 

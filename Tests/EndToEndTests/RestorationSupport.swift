@@ -92,3 +92,20 @@ func waitForExit(of pid: pid_t, timeout: TimeInterval = 10) throws {
     }
     throw E2EError("process \(pid) did not end")
 }
+
+extension TmuxSession {
+    /// From anywhere in the app: the Characters tab, the Cheshire Cat's detail, the notes editor,
+    /// and `draft` typed into it — the deepest place the app can be left in.
+    func typeCheshireCatNote(_ draft: String) throws {
+        try type("2")
+        try waitForText("▸ Alice")
+        try type("/chesh")
+        try waitForText("▸ Cheshire Cat")
+        try press("Enter")
+        try waitForText("Characters › Cheshire Cat")
+        try type("e")
+        try waitForText("Notes (editing")
+        try type(draft)
+        try waitForText(draft)
+    }
+}
