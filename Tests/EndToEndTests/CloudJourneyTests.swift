@@ -67,6 +67,39 @@ struct CloudJourneyTests {
         }
     }
 
+    @Test("a sync folder the apps may not read (chmod 000, the apps run as an unprivileged user): both keep working, say so, and catch up when it is readable again")
+    func unreadableFolder() throws {
+        let folder = try SyncFolder()
+        let environment = ["WONDERLAND_SYNC_FOLDER": folder.url.path]
+        // 160 columns: the status names the reason after the folder's long path.
+        let phone = try TmuxSession(columns: 160, rows: 24, environment: environment)
+        let laptop = try TmuxSession(columns: 160, rows: 24, environment: environment)
+        // Permissions do not stop root, so as root the apps run as nobody, who owns the folders.
+        let asUser = try Unprivileged.prefix(owning: [folder.url, phone.home, laptop.home])
+        for device in [phone, laptop] {
+            try device.launchApp(Self.paris + " -HPSyncLocations YES", environment: asUser)
+            _ = try device.waitForText("synced")
+        }
+        try remember("Before", on: phone)
+        _ = try laptop.waitForText("⚑ Before")
+
+        #expect(chmod(folder.url.path, 0) == 0)
+        try remember("Unreadable meanwhile", on: phone)
+        _ = try phone.waitForText("offline")
+        _ = try phone.waitForText("1 change waiting")
+        _ = try phone.waitForText("Permission denied")
+        _ = try laptop.waitForText("offline")
+        laptop.check(try laptop.screen().joined(separator: "\n").contains("⚑ Before"), "the laptop keeps the pin it had")
+
+        #expect(chmod(folder.url.path, 0o700) == 0)
+        _ = try laptop.waitForText("⚑ Unreadable meanwhile", timeout: 15)
+        _ = try phone.waitFor("synced again") { $0[0].hasSuffix("synced") }
+        for device in [phone, laptop] {
+            try device.type("q")
+            _ = try device.waitForText("exit=0")
+        }
+    }
+
     @Test("reading on one device moves the other's open book to the same place, and says so")
     func readingPositionFollows() throws {
         let folder = try SyncFolder()
@@ -171,6 +204,21 @@ struct CloudJourneyTests {
             if Date() > deadline { throw E2EError("wonderland cloud \(arguments.joined(separator: " ")) never said \(expecting):\n\(result.output)") }
             usleep(100_000)
         }
+    }
+}
+
+/// Running the app as a user that file permissions apply to.
+private enum Unprivileged {
+    static let nobody: uid_t = 65534
+
+    /// What goes before the binary: nothing when the tests already run unprivileged; as root,
+    /// `setpriv` to nobody, who is given `folders`.
+    static func prefix(owning folders: [URL]) throws -> String {
+        guard geteuid() == 0 else { return "" }
+        for folder in folders {
+            guard chown(folder.path, nobody, gid_t(nobody)) == 0 else { throw E2EError("cannot give \(folder.path) to nobody") }
+        }
+        return "setpriv --reuid=\(nobody) --regid=\(nobody) --clear-groups"
     }
 }
 
