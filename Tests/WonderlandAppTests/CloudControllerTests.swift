@@ -139,6 +139,26 @@ struct CloudControllerTests {
         #expect(CloudSettings.folder(store: store, environment: ["HOME": "/home/alice", "WONDERLAND_SYNC_FOLDER": "/mnt/shared"], dataFolder: data).path == "/mnt/shared")
     }
 
+    @Test func aPinTooBigForTheStoreStaysHereAndTheUserIsToldOnce() throws {
+        let cloud = InMemoryCloud()
+        let phone = Instance(cloud: cloud, values: locationsOn)
+        try phone.sync()
+        // Written from outside the app (`wonderland defaults write`), far over the 1 MB limit.
+        let huge = String(repeating: "a", count: 1_100_000)
+        phone.store.set(.dictionary(["lat": .real(48.85), "long": .real(2.35), "title": .string(huge)]), forKey: "HPLocation")
+        try phone.sync()
+        #expect(phone.app.modals.count == 1)
+        #expect(phone.screenText.contains("Sync"))
+        #expect(phone.screenText.contains("1 MB") || phone.screenText.contains("bytes"))
+        #expect(cloud.allRecords.isEmpty, "nothing of the refused write reached the cloud")
+        #expect(phone.controller.mirror.store?.object(forKey: "HPLocation") == nil)
+        #expect(phone.store.object(forKey: "HPLocation") != nil, "the pin stays on this machine")
+        try phone.press(.enter)
+        phone.store.set(.dictionary(["lat": .real(1), "long": .real(2), "title": .string(huge + "b")]), forKey: "HPLocation")
+        try phone.sync()
+        #expect(phone.app.modals.isEmpty, "told once")
+    }
+
     @Test func aDamagedLocalCopyIsToldOnceInAnAlert() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wl-cloud-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
