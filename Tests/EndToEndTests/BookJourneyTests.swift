@@ -8,25 +8,12 @@ struct BookJourneyTests {
     /// A made-up book where every word is different (so "the same sentence" can be checked by
     /// one word): CRLF line ends, paragraphs hard-wrapped at about 66 columns, chapter headings.
     static func fixture() -> String {
-        let syllables = ["ka", "lo", "mi", "ne", "su", "ta", "vo", "ri", "pe", "du", "ga", "ho", "zu", "be", "fi", "wa"]
-        var counter = 0
-        func word() -> String {
-            counter += 1
-            var n = counter, result = ""
-            repeat { result += syllables[n % syllables.count]; n /= syllables.count } while n > 0
-            return result + "x"
-        }
+        var words = MadeUpWords(suffix: "x")
         var text = ""
         for chapter in ["I", "II", "III", "IV"] {
             text += "CHAPTER \(chapter)\r\n\r\n"
             for _ in 0..<14 {
-                var line = "", lines: [String] = []
-                for index in 0..<70 {
-                    let next = word() + (index % 9 == 8 ? "." : "")
-                    if line.count + next.count + 1 > 66 { lines.append(line); line = next } else { line += line.isEmpty ? next : " " + next }
-                }
-                lines.append(line)
-                text += lines.joined(separator: "\r\n") + "\r\n\r\n"
+                text += words.paragraph(words: 70, width: 66) + "\r\n\r\n"
             }
         }
         return text

@@ -328,26 +328,13 @@ struct ProofBook: CustomTestStringConvertible, Sendable {
     /// Twelve chapters of made-up words, every word different (so a line is found by its
     /// words alone), hard-wrapped with CRLF like the real book, each chapter a few pages long.
     static func fixture() -> String {
-        let syllables = ["ka", "lo", "mi", "ne", "su", "ta", "vo", "ri", "pe", "du", "ga", "ho", "zu", "be", "fi", "wa"]
-        var counter = 0
-        func word() -> String {
-            counter += 1
-            var n = counter, result = ""
-            repeat { result += syllables[n % syllables.count]; n /= syllables.count } while n > 0
-            return result + "q"
-        }
+        var words = MadeUpWords(suffix: "q")
         let numerals = ["I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X", "XI", "XII"]
         var text = "\r\n\r\n                THE TWELVE ROOMS\r\n\r\n                   A Fixture\r\n\r\n\r\n"
         for (index, numeral) in numerals.enumerated() {
             text += "\r\n                          CHAPTER \(numeral).\r\n\r\n                     The Room Numbered \(index + 1)\r\n\r\n\r\n"
             for _ in 0..<16 {
-                var line = "  ", lines: [String] = []
-                for position in 0..<60 {
-                    let next = word() + (position % 9 == 8 ? "." : "")
-                    if line.count + next.count + 1 > 70 { lines.append(line); line = next } else { line += line.hasSuffix(" ") ? next : " " + next }
-                }
-                lines.append(line + ".")
-                text += lines.joined(separator: "\r\n") + "\r\n\r\n"
+                text += words.paragraph(words: 60, width: 70, indent: "  ") + ".\r\n\r\n"
             }
         }
         return text
