@@ -14,10 +14,13 @@ import Terminal
 /// Nothing here waits for the folder: the store reads and writes its local copy, and only its
 /// worker thread touches the backend.
 public final class CloudController: ApplicationLifecycleObserver {
-    public let mirror: PreferenceMirror
+    /// Made on first use, so its store opener can refer to this controller.
+    public private(set) lazy var mirror = PreferenceMirror(defaults: services.store, rules: CloudSettings.rules,
+                                                           startsWorker: factory.startsWorker) { [unowned self] in self.openStore() }
     public private(set) var folder: URL
     private let services: AppServices
     private let factory: CloudStoreFactory
+    private let onNews: @Sendable () -> Void
     private var settingsObservation: PreferenceObservation?
     private var pendingNotices: [String] = []
     private var toldNotices = Set<String>()
@@ -25,14 +28,14 @@ public final class CloudController: ApplicationLifecycleObserver {
     public init(services: AppServices, factory: CloudStoreFactory, onNews: @escaping @Sendable () -> Void = { Wakeup.post() }) {
         self.services = services
         self.factory = factory
+        self.onNews = onNews
         folder = CloudSettings.folder(store: services.store, environment: services.launch.environment, dataFolder: services.launch.dataFolder)
-        var opener: PreferenceMirror.StoreOpener = { fatalError("set below") }
-        mirror = PreferenceMirror(defaults: services.store, rules: CloudSettings.rules, startsWorker: factory.startsWorker) { opener() }
-        opener = { [unowned self] in
-            let (store, warning) = self.factory.open(folder: self.folder, onNews: onNews)
-            if let warning { self.pendingNotices.append(warning) }
-            return store
-        }
+    }
+
+    private func openStore() -> UbiquitousKeyValueStore {
+        let (store, warning) = factory.open(folder: folder, onNews: onNews)
+        if let warning { pendingNotices.append(warning) }
+        return store
     }
 
     /// The app's factory: the sync folder's backend and this machine's copy in the data folder.
