@@ -18,6 +18,10 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        // The synced store's server backend (issue 9): a PostgreSQL client, with TLS and logging.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         .systemLibrary(
@@ -34,6 +38,13 @@ let package = Package(
         .target(name: "Screens", dependencies: ["Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive"]),
         // The synced key-value store and its backends; knows nothing of screens or fronts.
         .target(name: "Cloud", dependencies: ["PropertyList", "FileSafety", "Defaults"]),
+        // The synced store's PostgreSQL backend: the only module that knows of NIO and SQL.
+        .target(name: "CloudPostgres", dependencies: [
+            "Cloud",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // The fronts: each knows its own world and draws through Screens; neither imports the other.
         .target(name: "MapFront", dependencies: ["Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive"]),
         .target(name: "BookFront", dependencies: ["Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive",
@@ -101,6 +112,7 @@ let package = Package(
         .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive", "PropertyList"]),
         .testTarget(name: "EndToEndTests"),
         .testTarget(name: "CloudTests", dependencies: ["Cloud", "PropertyList", "Defaults"]),
+        .testTarget(name: "CloudPostgresTests", dependencies: ["CloudPostgres", "Cloud", "PropertyList"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "Terminal", "Defaults", "PropertyList"]),
         .testTarget(name: "WonderlandAppTests", dependencies: ["WonderlandApp", "BookFront", "MapFront", "Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "Cloud"]),
