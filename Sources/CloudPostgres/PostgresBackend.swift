@@ -145,8 +145,17 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
     }
 
     fileprivate func backoff(afterFailures failures: Int) -> Double {
-        let base = min(options.maximumBackoff, options.initialBackoff * pow(2, Double(max(0, failures - 1))))
-        return base * Double.random(in: 0.8...1.2)  // devices that lost one server do not return in step
+        var generator = SystemRandomNumberGenerator()
+        return Self.backoff(afterFailures: failures, options: options, using: &generator)
+    }
+
+    /// The wait before the next attempt: doubling from `initialBackoff` up to `maximumBackoff`,
+    /// ±20 % so devices that lost one server do not all come back in the same instant.
+    static func backoff<Generator: RandomNumberGenerator>(afterFailures failures: Int, options: Options,
+                                                          using generator: inout Generator) -> Double {
+        let doublings = Double(min(max(0, failures - 1), 30))
+        let base = min(options.maximumBackoff, options.initialBackoff * pow(2, doublings))
+        return base * Double.random(in: 0.8...1.2, using: &generator)
     }
 
     /// Where the connection stands, shared between the worker and NIO's threads.
