@@ -57,7 +57,7 @@ struct CloudCommand: ParsableCommand {
                 }
                 return lines
             case .unusableServer(let reason):
-                return ["Server:   unusable (from \(place.source)): \(reason)"]
+                return ["Server:   unusable: \(reason)"]
             }
         }
 

@@ -75,38 +75,63 @@ struct ServerJourneyTests {
         let environment = ["WONDERLAND_SYNC_URL": withPassword, "PGPASSWORD": server.password]
         let phone = try TmuxSession(columns: 160, rows: 30, environment: environment, session: "phone")
         let errors = phone.home.appendingPathComponent("stderr.txt").path
-        try phone.launchApp(Self.paris + " 2>>\(errors)")
+        // No "; echo" after the app: the shell would run it as soon as the job stops (Ctrl-Z below).
+        try phone.run("clear; \(phone.binary) \(Self.paris) 2>>\(errors)")
         _ = try phone.waitForText("synced · server \(server.url)")
         try remember("Secret garden", on: phone)
         _ = try phone.waitFor("the pin sent") { $0[0].contains("synced · server") }
+
+        // Half-typed into the in-app settings, then Ctrl-Z, which saves the place with the
+        // draft: `state show` prints the draft without its password.
+        try phone.type(",")
+        try selectRow("Sync Server", in: phone)
+        try phone.press("Enter")
+        try phone.press("C-u")
+        // What is typed shows while it is typed, as in any text field; only those screens may hold it.
+        let typingStarts = phone.captures.count
+        try phone.type(withPassword)
+        // Ctrl-Z stops the app at once, even before it read what was typed: wait for the field.
+        _ = try phone.waitForText(withPassword)
+        try phone.press("C-z")
+        _ = try phone.waitForText("Stopped")
+        let whileStopped = try phone.wonderland(["state", "show"], environment: environment)
+        #expect(whileStopped.output.contains("postgres://wonderland:•••@"), "the draft is shown, its password not: \(whileStopped.output)")
+        try phone.run("fg")
+        _ = try phone.waitForText("Sync Server")
+        try phone.press("Escape")  // the edit is dropped
+        try phone.press("Escape")  // the settings close
+        _ = try phone.waitFor("the settings closed") { !$0.joined(separator: "\n").contains("Sync Reading Position") }
+        let typingEnds = phone.captures.count
 
         // Another tool writes the password into the setting: the app takes it out and says so.
         let written = try phone.wonderland(["defaults", "write", "WLSyncServer", withPassword], environment: environment)
         #expect(written.status == 0, "\(written.output)")
         _ = try phone.waitForText("held a password", timeout: 15)
         try phone.press("Enter")
+        let deadline = Date().addingTimeInterval(10)
+        while try phone.wonderland(["defaults", "read", "WLSyncServer"], environment: [:]).output.trimmingCharacters(in: .whitespacesAndNewlines) != server.url {
+            if Date() > deadline { throw E2EError("the app never wrote the setting back without its password") }
+            usleep(100_000)
+        }
 
         // The settings program refuses an address with a password, and says where it goes.
         let settings = try TmuxSession(columns: 120, rows: 40, home: phone.homeFolder, session: "settings")
         try settings.run("clear; \(settings.binary) settings 2>>\(errors); echo \"exit=$?\"")
-        _ = try settings.waitForText("▸ Sync Locations")
-        for _ in 0..<12 {
-            let selected = try settings.screen("selecting Sync Server").first { $0.hasPrefix("▸") } ?? ""
-            if selected.contains("Sync Server") { break }
-            try settings.press("Down")
-            try settings.waitFor("the selection below “\(selected)”") { $0.first { $0.hasPrefix("▸") } != selected }
-        }
+        try selectRow("Sync Server", in: settings)
         try settings.press("Enter")
         try settings.press("C-u")
         try settings.type(withPassword)
         try settings.press("Enter")
         _ = try settings.waitForText("not saved")
+        let refused = settings.captures.count - 1
         _ = try settings.waitForText("~/.pgpass")
         try settings.press("Enter")
         try settings.type("q")
         _ = try settings.waitForText("exit=0")
 
         try phone.type("q")
+        _ = try phone.waitFor("the app gone") { !$0.joined(separator: "\n").contains("1 Map") }
+        try phone.run("echo \"exit=$?\"")
         _ = try phone.waitForText("exit=0")
 
         // What the user and other programs can see.
@@ -119,7 +144,8 @@ struct ServerJourneyTests {
         let defaults = try phone.wonderland(["defaults", "read"], environment: environment)
         #expect(defaults.output.contains("WLSyncServer"), "the scrubbed address is kept: \(defaults.output)")
         var seen: [(String, String)] = [("cloud status", status.output), ("state show", state.output), ("defaults read", defaults.output)]
-        seen += phone.captures.map { ("the app's screen", $0) } + settings.captures.map { ("the settings' screen", $0) }
+        let appScreens = phone.captures.enumerated().filter { !(typingStarts..<typingEnds).contains($0.offset) }.map(\.element)
+        seen += appScreens.map { ("the app's screen", $0) } + settings.captures[refused...].map { ("the settings' screen", $0) }
         for (what, text) in seen {
             #expect(!text.contains(server.password), "the password is in \(what)")
         }
@@ -143,6 +169,18 @@ struct ServerJourneyTests {
         try device.type(title)
         try device.press("Enter")
         _ = try device.waitForText("⚑ \(title)")
+    }
+
+    /// Moves the settings' selection down to the row titled `title`.
+    private func selectRow(_ title: String, in device: TmuxSession) throws {
+        _ = try device.waitForText("▸ Sync Locations")
+        for _ in 0..<12 {
+            let selected = try device.screen("selecting \(title)").first { $0.hasPrefix("▸") } ?? ""
+            if selected.contains(title) { return }
+            try device.press("Down")
+            try device.waitFor("the selection below “\(selected)”") { $0.first { $0.hasPrefix("▸") } != selected }
+        }
+        throw E2EError("no row \(title) in the settings")
     }
 
     private func quit(_ devices: TmuxSession...) throws {
