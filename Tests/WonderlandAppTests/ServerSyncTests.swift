@@ -304,6 +304,12 @@ struct ServerSyncTests {
         #expect(store.object(forKey: "WLSyncServer") == .string("postgres://alice@db/wl"))
         #expect(store.object(forKey: "WLSyncFolder") == .string("/mnt/a:b@c"), "only the server address is checked")
         #expect(told.count == 1)
+
+        // Saved by another tool: shown without it, and typing the same address again is refused.
+        store.set(.string("postgres://alice:secret@db/wl"), forKey: "WLSyncServer")
+        #expect(guarded.object(forKey: "WLSyncServer") == .string("postgres://alice@db/wl"))
+        guarded.set(.string("postgres://alice:secret@db/wl"), forKey: "WLSyncServer")
+        #expect(told.count == 2)
     }
 
     @Test func theSettingsScreenThroughTheGuardShowsTheRefusal() throws {
