@@ -20,12 +20,16 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
         /// `maximumBackoff`.
         public var initialBackoff: Double
         public var maximumBackoff: Double
+        /// Rows read per query while catching up, so a large store arrives in bounded pieces.
+        public var fetchPageSize: Int
 
-        public init(connectTimeout: Double = 5, queryTimeout: Double = 5, initialBackoff: Double = 0.25, maximumBackoff: Double = 8) {
+        public init(connectTimeout: Double = 5, queryTimeout: Double = 5, initialBackoff: Double = 0.25, maximumBackoff: Double = 8,
+                    fetchPageSize: Int = 2_000) {
             self.connectTimeout = connectTimeout
             self.queryTimeout = queryTimeout
             self.initialBackoff = initialBackoff
             self.maximumBackoff = maximumBackoff
+            self.fetchPageSize = max(1, fetchPageSize)
         }
     }
 
@@ -36,8 +40,6 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
 
     private let connection = ConnectionState()
     private let news = NewsSignal()
-    /// Rows read per query while catching up, so a large store arrives in bounded pieces.
-    static let pageSize = 2_000
 
     /// Does not connect: the first `fetchChanges` does, and a server that is down is only
     /// "offline" (the app works on its local copy meanwhile).
@@ -78,25 +80,28 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
     public func fetchChanges() throws -> [ChangeRecord] {
         let session = try connectedSession()
         var records: [ChangeRecord] = []
+        // Moved on only once everything up to it is in hand: a fetch that fails half-way is
+        // read again from the same place.
+        var cursor = connection.cursor
         do {
             while true {
-                let cursor = connection.cursor
                 let rows = try session.query("""
                     SELECT key, value, clock, device, change FROM wonderland_kv
-                    WHERE change > \(cursor) ORDER BY change LIMIT \(Self.pageSize)
+                    WHERE change > \(cursor) ORDER BY change LIMIT \(options.fetchPageSize)
                     """)
                 for row in rows {
                     let (key, value, clock, writer, change) = try row.decode((String, ByteBuffer?, Int64, String, Int64).self)
-                    connection.cursor = max(connection.cursor, change)
-                    guard let writerDevice = DeviceIdentifier(writer), clock >= 0 else { continue }  // not ours to read
+                    cursor = max(cursor, change)
+                    guard let writerDevice = DeviceIdentifier(writer), clock >= 0 else { continue }  // not a device's row
                     let stamp = ChangeStamp(clock: HybridTimestamp(rawValue: UInt64(clock)), device: writerDevice)
                     records.append(ChangeRecord(key: key, payload: value.map { Data($0.readableBytesView) }, stamp: stamp))
                 }
-                if rows.count < Self.pageSize { break }
+                if rows.count < options.fetchPageSize { break }
             }
         } catch {
             throw connection.failed(error, backend: self)
         }
+        connection.cursor = cursor
         return records
     }
 
@@ -145,8 +150,17 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
     }
 
     fileprivate func backoff(afterFailures failures: Int) -> Double {
-        let base = min(options.maximumBackoff, options.initialBackoff * pow(2, Double(max(0, failures - 1))))
-        return base * Double.random(in: 0.8...1.2)  // devices that lost one server do not return in step
+        var generator = SystemRandomNumberGenerator()
+        return Self.backoff(afterFailures: failures, options: options, using: &generator)
+    }
+
+    /// The wait before the next attempt: doubling from `initialBackoff` up to `maximumBackoff`,
+    /// ±20 % so devices that lost one server do not all come back in the same instant.
+    static func backoff<Generator: RandomNumberGenerator>(afterFailures failures: Int, options: Options,
+                                                          using generator: inout Generator) -> Double {
+        let doublings = Double(min(max(0, failures - 1), 30))
+        let base = min(options.maximumBackoff, options.initialBackoff * pow(2, doublings))
+        return base * Double.random(in: 0.8...1.2, using: &generator)
     }
 
     /// Where the connection stands, shared between the worker and NIO's threads.

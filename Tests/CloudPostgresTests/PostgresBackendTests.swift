@@ -112,6 +112,18 @@ struct PostgresBackendTests {
         #expect(try reader.fetchChanges().isEmpty)
     }
 
+    @Test("catching up reads in pages, and a reader that fetched in pages has everything once")
+    func pagedCatchUp() throws {
+        let writer = backend("aaaa")
+        try writer.append((1 ... 10).map { record("k\($0)", "v\($0)", clock: UInt64($0), device: "aaaa") })
+        let reader = backend("bbbb", options: .init(fetchPageSize: 3))
+        let first = try reader.fetchChanges()
+        #expect(first.count == 10)
+        #expect(Set(first.map(\.key)).count == 10)
+        try writer.append([record("k1", "again", clock: 11, device: "aaaa")])
+        #expect(try reader.fetchChanges().map(\.key) == ["k1"])
+    }
+
     @Test("a write from another device ends the other's wait early (LISTEN/NOTIFY)")
     func notificationEndsTheWait() throws {
         let writer = backend("aaaa")
