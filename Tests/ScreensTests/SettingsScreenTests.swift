@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Defaults
 import PropertyList
+import Restoration
 import Screens
 import Terminal
 
@@ -225,6 +226,24 @@ struct SettingsScreenTests {
         try pilot.press(.enter)
         #expect(store.values["code"] == "123456")
         #expect(!pilot.lines.joined().contains("123456"))
+    }
+
+    private func archive(_ screen: Screen) throws -> Data {
+        try RestorationEngine().preserve(root: screen, header: RestorationHeader(appVersion: "t", timestamp: Date(), terminalColumns: 1, terminalRows: 1)).data
+    }
+
+    @Test func aDraftAddressWithAPasswordIsNeverArchived() throws {
+        let (pilot, screen, _) = makePilot()
+        try select(screen, "name", in: pilot)
+        try pilot.press(.enter)
+        try pilot.type("postgres://alice:CheshireSecret@db.example.org/wonderland")
+        let withPassword = try archive(screen)
+        #expect(!withPassword.contains(Data("CheshireSecret".utf8)))
+        // Without a password the draft is kept, as for any other field.
+        for _ in 0 ..< 26 { try pilot.press(.backspace) }
+        try pilot.type("db.example.org/wonderland")
+        let withoutPassword = try archive(screen)
+        #expect(withoutPassword.contains(Data("postgres://alice".utf8)))
     }
 
     @Test func aTitleValueIsReadOnly() throws {

@@ -84,15 +84,22 @@ public final class SettingsScreen: Screen {
     }
 
     /// The selected row and scroll, and a field being edited with its unsaved text — except a
-    /// secure field, whose text is never written anywhere.
+    /// secure field, or a draft holding an address with a password in it (a half-typed
+    /// `postgres://user:secret@…` for the sync server), whose text is never written anywhere.
     public override func encodeRestorableState(with coder: KeyedArchiver) throws {
         try coder.encode(state.selectedRowID, forKey: "selectedRowID")
         coder.encode(state.scrollOffset, forKey: "scrollOffset")
-        if let key = state.editingKey, let field = textField(forKey: key), !field.isSecure {
+        if let key = state.editingKey, let field = textField(forKey: key), !field.isSecure,
+           !Self.holdsAddressWithPassword(state.editingText) {
             try coder.encode(key, forKey: "editingKey")
             try coder.encode(state.editingText, forKey: "editingText")
             coder.encode(state.editingCursor, forKey: "editingCursor")
         }
+    }
+
+    /// `scheme://user:password@…`: what a URL's user-info looks like with a password.
+    static func holdsAddressWithPassword(_ text: String) -> Bool {
+        text.range(of: #"[A-Za-z][A-Za-z0-9+.-]*://[^/@\s]*:[^/@\s]*@"#, options: .regularExpression) != nil
     }
 
     public override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
