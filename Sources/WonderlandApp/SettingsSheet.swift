@@ -12,10 +12,14 @@ final class SettingsSheet: Screen {
     let navigation: NavigationStack
 
     init(bundle: SettingsBundle, store: PreferenceStore) {
-        navigation = SettingsScreen.makeRoot(bundle: bundle, store: store)
+        // As in the settings program: a Sync Server address with a password is refused, and
+        // the user told why, before it can reach the defaults file.
+        let guarded = CloudServerSettingGuard(store: store)
+        navigation = SettingsScreen.makeRoot(bundle: bundle, store: guarded)
         super.init(title: "Settings", restorationIdentifier: "SettingsSheet")
         restorationClassName = Self.restorationClass
         adopt(navigation)
+        guarded.onRefusal = { [weak navigation] message in navigation?.present(Alert(title: "Sync Server", message: message)) }
     }
 
     override var children: [Screen] { [navigation] }

@@ -57,6 +57,28 @@ struct SettingsInAppTests {
         #expect(terminal.lines.contains { $0.hasPrefix(" Standard · Follow") }, "the map is back")
     }
 
+    @Test func theSheetRefusesASyncServerAddressWithAPassword() throws {
+        let store = InMemoryPreferenceStore()
+        let (app, terminal) = launch(AppServices(store: store, bundle: .embedded))
+        try press(app, terminal, .character(","))
+        let sheet = try #require(app.modals.first as? SettingsSheet)
+        let pane = try #require(sheet.navigation.topScreen as? SettingsScreen)
+        #expect(pane.select(rowID: CloudSettings.syncServerKey))
+        try press(app, terminal, .enter)
+        for character in "postgres://alice:CheshireSecret@db.example.org/wonderland" { terminal.enqueue(.key(.character(character))) }
+        try press(app, terminal, .enter)
+        #expect(store.object(forKey: CloudSettings.syncServerKey) ?? .string("") == .string(""), "nothing was saved")
+        #expect(terminal.lines.joined().contains("not saved"))
+        #expect(!terminal.lines.joined().contains("CheshireSecret") || terminal.lines.joined().contains("•"))
+        // Without the password it is saved.
+        try press(app, terminal, .enter)
+        #expect(pane.select(rowID: CloudSettings.syncServerKey))
+        try press(app, terminal, .enter)
+        for character in "postgres://alice@db.example.org/wonderland" { terminal.enqueue(.key(.character(character))) }
+        try press(app, terminal, .enter)
+        #expect(store.object(forKey: CloudSettings.syncServerKey) == .string("postgres://alice@db.example.org/wonderland"))
+    }
+
     @Test func anOpenSettingsPaneComesBackAfterARelaunch() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let files = RestorationFiles(folder: folder)
