@@ -1,7 +1,8 @@
 import Foundation
 
 /// Finds the password for a server address the way libpq does, so a user's existing set-up
-/// works: PGPASSWORD first, then the password file (PGPASSFILE, or ~/.pgpass), whose lines are
+/// works: one written in the address itself (only WONDERLAND_SYNC_URL may carry one), then
+/// PGPASSWORD, then the password file (PGPASSFILE, or ~/.pgpass), whose lines are
 /// `host:port:database:user:password` with `*` matching anything and `\:` / `\\` escaped.
 /// The password is only ever held in memory; nothing here writes or prints it.
 public enum PostgresPassword {
@@ -17,6 +18,9 @@ public enum PostgresPassword {
 
     public static func lookup(for address: PostgresSyncAddress,
                               environment: [String: String] = ProcessInfo.processInfo.environment) -> Lookup {
+        if let inline = address.inlinePassword, !inline.isEmpty {
+            return Lookup(password: inline, source: "the address")
+        }
         if let password = environment["PGPASSWORD"], !password.isEmpty {
             return Lookup(password: password, source: "PGPASSWORD")
         }
@@ -29,20 +33,13 @@ public enum PostgresPassword {
         }
         var lookup = Lookup()
         var status = stat()
-        guard stat(path, &status) == 0 else {
-            if address.inlinePassword != nil { return Lookup(password: address.inlinePassword, source: "the address") }
-            return lookup
-        }
+        guard stat(path, &status) == 0 else { return lookup }
         if status.st_mode & 0o077 != 0 {
             lookup.warning = "\(path) may be read by others, so it is ignored (chmod 600 \(path))"
         } else if let text = try? String(contentsOfFile: path, encoding: .utf8) {
             if let (password, line) = match(in: text, address: address) {
                 return Lookup(password: password, source: "\(path) line \(line)")
             }
-        }
-        if let inline = address.inlinePassword {
-            lookup.password = inline
-            lookup.source = "the address"
         }
         return lookup
     }

@@ -55,12 +55,12 @@ struct PostgresPasswordTests {
         #expect(lookup.warning?.contains("exposed") == false)
     }
 
-    @Test("no password anywhere: none, and the address's own only as the last resort")
-    func nothingFound() throws {
+    @Test("no password anywhere: none; one written in the address comes first, as in libpq")
+    func nothingFoundAndTheAddressFirst() throws {
         #expect(PostgresPassword.lookup(for: address, environment: ["HOME": "/nonexistent"]).password == nil)
         var withInline = address
         withInline.inlinePassword = "inline"
-        let lookup = PostgresPassword.lookup(for: withInline, environment: ["HOME": "/nonexistent"])
+        let lookup = PostgresPassword.lookup(for: withInline, environment: ["HOME": "/nonexistent", "PGPASSWORD": "from-env"])
         #expect(lookup.password == "inline")
         #expect(lookup.source == "the address")
     }

@@ -132,7 +132,7 @@ struct ServerSyncTests {
         #expect(other == PostgresSyncAddress(user: "bob", host: "10.0.0.2", port: 6543, database: "shared", tls: .require))
     }
 
-    @Test func thePasswordComesFromPGPASSWORDOrTheEnvironmentsAddressAndIsNeverInTheDescription() throws {
+    @Test func thePasswordComesFromTheEnvironmentsAddressOrPGPASSWORDAndIsNeverInTheDescription() throws {
         let store = InMemoryPreferenceStore()
         let url = "postgres://alice:fromTheUrl@db.example.org/wl"
         let withUrl = CloudSettings.place(store: store, environment: noPasswordFile.merging(["WONDERLAND_SYNC_URL": url]) { $1 }, dataFolder: data)
@@ -142,9 +142,10 @@ struct ServerSyncTests {
         #expect(!address.description.contains("fromTheUrl"))
         let withBoth = CloudSettings.place(store: store, environment: noPasswordFile.merging(["WONDERLAND_SYNC_URL": url, "PGPASSWORD": "fromPG"]) { $1 }, dataFolder: data)
         guard case .server(_, let both) = withBoth.kind else { Issue.record("a server"); return }
-        #expect(both.password == "fromPG")
-        #expect(both.source == "PGPASSWORD")
-        #expect(withBoth.redacting("connect failed for alice/fromPG and fromTheUrl") == "connect failed for alice/••• and •••")
+        // As libpq: a password written in the address comes before PGPASSWORD.
+        #expect(both.password == "fromTheUrl")
+        #expect(both.source == "the address")
+        #expect(withBoth.redacting("connect failed for alice/fromTheUrl") == "connect failed for alice/•••")
     }
 
     @Test func anUnusableAddressSaysWhyWithoutThePassword() {
