@@ -14,7 +14,7 @@ final class StatusLog: @unchecked Sendable {
     private var running = true
 
     init(path: String) throws {
-        FileManager.default.createFile(atPath: path, contents: nil)
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
         handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
     }
 
