@@ -48,7 +48,12 @@ def main():
     stamps = {key: {"clock": r[1], "device": r[2], "payload": None if r[3] is None else r[3].hex()} for key, r in latest.items()}
     ok = True
     for path in groups["--dumps"]:
-        dump = json.load(open(path))
+        try:
+            dump = json.load(open(path))
+        except (OSError, ValueError):
+            ok = False
+            print(f"{os.path.basename(path)} is missing or not JSON: that device could not dump")
+            continue
         diff = [k for k in sorted(set(dump) | set(values)) if dump.get(k) != values.get(k)]
         if diff:
             ok = False
@@ -57,7 +62,10 @@ def main():
     for path in groups["--rows"]:
         rows = {}
         for line in open(path, encoding="utf-8"):
-            key, clock, device, deleted, value = line.rstrip("\n").split("\t")
+            fields = line.rstrip("\n").split("\t")
+            if len(fields) != 5:
+                sys.exit(f"{path}: not a row of key, clock, device, deleted, value: {line!r}")
+            key, clock, device, deleted, value = fields
             rows[key] = {"clock": int(clock), "device": device, "payload": None if deleted == "t" else value}
         diff = [k for k in sorted(set(rows) | set(stamps)) if rows.get(k) != stamps.get(k)]
         if diff:
