@@ -1,27 +1,35 @@
 import Cloud
 import Foundation
+import PostgresNIO
 
 /// The synced store on a PostgreSQL server, for machines that share no folder. One row per key
-/// holds the winning change; writes are conditional on the hybrid clock, so the server keeps the
-/// same last-writer-wins result the folder backend gives, and LISTEN/NOTIFY tells the other
-/// devices at once. Used from the store's worker thread, like every backend.
+/// holds the winning change; writes are conditional on the hybrid clock (`wonderland_write` in
+/// `PostgresSchema`), so the server keeps the same last-writer-wins result the folder backend
+/// gives, and LISTEN/NOTIFY tells the other devices at once.
+///
+/// Used from the store's worker thread, one call at a time; `wake()` from any thread. A lost
+/// connection makes the backend "unavailable"; it connects again after a back-off that doubles
+/// up to `maximumBackoff`, and reads on from the last change it saw, so nothing is missed.
 public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
     public struct Options: Sendable {
         /// Seconds to wait for a connection before calling the server unreachable.
         public var connectTimeout: Double
+        /// Seconds to wait for any answer: a server that hangs is offline after this.
+        public var queryTimeout: Double
         /// The first wait before connecting again after a failure; doubled each time up to
         /// `maximumBackoff`.
         public var initialBackoff: Double
         public var maximumBackoff: Double
-        /// Checked by the server too, in the writing transaction.
-        public var limits: KeyValueStoreLimits
+        /// Rows read per query while catching up, so a large store arrives in bounded pieces.
+        public var fetchPageSize: Int
 
-        public init(connectTimeout: Double = 5, initialBackoff: Double = 0.25, maximumBackoff: Double = 8,
-                    limits: KeyValueStoreLimits = .apple) {
+        public init(connectTimeout: Double = 5, queryTimeout: Double = 5, initialBackoff: Double = 0.25, maximumBackoff: Double = 8,
+                    fetchPageSize: Int = 2_000) {
             self.connectTimeout = connectTimeout
+            self.queryTimeout = queryTimeout
             self.initialBackoff = initialBackoff
             self.maximumBackoff = maximumBackoff
-            self.limits = limits
+            self.fetchPageSize = max(1, fetchPageSize)
         }
     }
 
@@ -29,6 +37,9 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
     public let device: DeviceIdentifier
     public let options: Options
     private let password: String?
+
+    private let connection = ConnectionState()
+    private let news = NewsSignal()
 
     /// Does not connect: the first `fetchChanges` does, and a server that is down is only
     /// "offline" (the app works on its local copy meanwhile).
@@ -42,16 +53,196 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
     public var displayName: String { "server \(address)" }
 
     public func append(_ records: [ChangeRecord]) throws {
-        throw BackendUnavailable(reason: "the PostgreSQL backend is being written")
+        // One row per key in a statement; the newest of this batch is the one that can win.
+        let batch = MergedChanges(records).latest.values.sorted { $0.key < $1.key }
+        guard !batch.isEmpty else { return }
+        let session = try connectedSession()
+        var keys: [String] = [], payloads: [ByteBuffer] = [], removals: [Bool] = [], clocks: [Int64] = [], devices: [String] = []
+        for record in batch {
+            guard record.stamp.clock.rawValue <= UInt64(Int64.max) else {
+                throw BackendUnavailable(reason: "a change's clock (\(record.stamp.clock)) is beyond what the server can keep")
+            }
+            keys.append(record.key)
+            payloads.append(ByteBuffer(bytes: record.payload ?? Data()))
+            removals.append(record.isRemoval)
+            clocks.append(Int64(record.stamp.clock.rawValue))
+            devices.append(record.stamp.device.rawValue)
+        }
+        do {
+            try session.query("SELECT wonderland_write(\(keys), \(payloads), \(removals), \(clocks), \(devices))")
+        } catch let error as PSQLError where PostgresLimitRefusal.limitError(from: error) != nil {
+            throw BackendRefusal(limit: PostgresLimitRefusal.limitError(from: error)!, keys: keys)
+        } catch {
+            throw connection.failed(error, backend: self)
+        }
     }
 
     public func fetchChanges() throws -> [ChangeRecord] {
-        throw BackendUnavailable(reason: "the PostgreSQL backend is being written")
+        let session = try connectedSession()
+        var records: [ChangeRecord] = []
+        // Moved on only once everything up to it is in hand: a fetch that fails half-way is
+        // read again from the same place.
+        var cursor = connection.cursor
+        do {
+            while true {
+                let rows = try session.query("""
+                    SELECT key, value, clock, device, change FROM wonderland_kv
+                    WHERE change > \(cursor) ORDER BY change LIMIT \(options.fetchPageSize)
+                    """)
+                for row in rows {
+                    let (key, value, clock, writer, change) = try row.decode((String, ByteBuffer?, Int64, String, Int64).self)
+                    cursor = max(cursor, change)
+                    guard let writerDevice = DeviceIdentifier(writer), clock >= 0 else { continue }  // not a device's row
+                    let stamp = ChangeStamp(clock: HybridTimestamp(rawValue: UInt64(clock)), device: writerDevice)
+                    records.append(ChangeRecord(key: key, payload: value.map { Data($0.readableBytesView) }, stamp: stamp))
+                }
+                if rows.count < options.fetchPageSize { break }
+            }
+        } catch {
+            throw connection.failed(error, backend: self)
+        }
+        connection.cursor = cursor
+        return records
     }
 
-    public func waitForChanges(timeout: Double) { usleep(UInt32(timeout * 1_000_000)) }
+    public func waitForChanges(timeout: Double) {
+        var deadline = Date(timeIntervalSinceNow: timeout)
+        // Disconnected: come back when the back-off is over, to try again.
+        if let retry = connection.retryTime, retry < deadline { deadline = max(retry, Date()) }
+        news.wait(until: deadline)
+    }
 
-    public func wake() {}
+    public func wake() { news.post() }
 
+    /// Nothing to do: the server keeps one row per key already.
     public func compact(latest: MergedChanges) {}
+
+    /// Closes the connection (the store calls this through `deinit` when it is done).
+    deinit { connection.close() }
+
+    /// The open session, or a new one after the back-off; throws `BackendUnavailable` while the
+    /// server cannot be reached.
+    private func connectedSession() throws -> PostgresSession {
+        if let session = connection.openSession() { return session }
+        try connection.checkBackoff()
+        do {
+            let session = try PostgresSession.connect(to: address, password: password,
+                                                      connectTimeout: options.connectTimeout, queryTimeout: options.queryTimeout)
+            do {
+                try PostgresSchema.migrate(session)
+                let identity = try session.query("SELECT id::text, pg_backend_pid() FROM wonderland_identity").first
+                    .map { try $0.decode((String, Int32).self) }
+                let ownProcess = identity?.1 ?? 0
+                // Our own writes come back as notifications too; only other sessions' are news.
+                session.listen(on: PostgresSchema.channel) { [news] sender in
+                    if sender != ownProcess { news.post() }
+                }
+                session.onClose { [news] in news.post() }
+                connection.connected(session, database: identity?.0 ?? "")
+            } catch {
+                session.close()
+                throw error
+            }
+            return session
+        } catch {
+            throw connection.failed(error, backend: self)
+        }
+    }
+
+    fileprivate func backoff(afterFailures failures: Int) -> Double {
+        var generator = SystemRandomNumberGenerator()
+        return Self.backoff(afterFailures: failures, options: options, using: &generator)
+    }
+
+    /// The wait before the next attempt: doubling from `initialBackoff` up to `maximumBackoff`,
+    /// ±20 % so devices that lost one server do not all come back in the same instant.
+    static func backoff<Generator: RandomNumberGenerator>(afterFailures failures: Int, options: Options,
+                                                          using generator: inout Generator) -> Double {
+        let doublings = Double(min(max(0, failures - 1), 30))
+        let base = min(options.maximumBackoff, options.initialBackoff * pow(2, doublings))
+        return base * Double.random(in: 0.8...1.2, using: &generator)
+    }
+
+    /// Where the connection stands, shared between the worker and NIO's threads.
+    private final class ConnectionState: @unchecked Sendable {
+        private let lock = NSLock()
+        private var session: PostgresSession?
+        private var database: String?
+        private var failures = 0
+        private var nextAttempt: Date?
+        private var problem: String?
+        private var readUpTo: Int64 = 0
+
+        /// The last change number read: the next fetch reads after it.
+        var cursor: Int64 {
+            get { lock.withLock { readUpTo } }
+            set { lock.withLock { readUpTo = newValue } }
+        }
+
+        var retryTime: Date? { lock.withLock { session == nil ? nextAttempt : nil } }
+
+        func openSession() -> PostgresSession? {
+            lock.withLock {
+                if let session, session.isClosed { self.session = nil }
+                return session
+            }
+        }
+
+        func checkBackoff() throws {
+            try lock.withLock {
+                if let nextAttempt, Date() < nextAttempt { throw BackendUnavailable(reason: problem ?? "the server cannot be reached") }
+            }
+        }
+
+        func connected(_ session: PostgresSession, database: String) {
+            lock.withLock {
+                if self.database != database { readUpTo = 0 }  // another database: read it all
+                self.database = database
+                self.session = session
+                failures = 0
+                nextAttempt = nil
+                problem = nil
+            }
+        }
+
+        /// Drops the connection, schedules the next attempt, and says why in the user's words.
+        func failed(_ error: any Error, backend: PostgresBackend) -> BackendUnavailable {
+            let reason = PostgresErrorText.describe(error, address: backend.address)
+            lock.withLock {
+                session?.close()
+                session = nil
+                failures += 1
+                nextAttempt = Date(timeIntervalSinceNow: backend.backoff(afterFailures: failures))
+                problem = reason
+            }
+            return BackendUnavailable(reason: reason)
+        }
+
+        func close() {
+            lock.withLock {
+                session?.close()
+                session = nil
+            }
+        }
+    }
+}
+
+/// A flag and a condition: set by notifications and `wake()`, taken by `waitForChanges`.
+private final class NewsSignal: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var pending = false
+
+    func post() {
+        condition.withLock {
+            pending = true
+            condition.broadcast()
+        }
+    }
+
+    func wait(until deadline: Date) {
+        condition.withLock {
+            while !pending { if !condition.wait(until: deadline) { break } }
+            pending = false
+        }
+    }
 }

@@ -12,7 +12,8 @@ public protocol KeyValueBackend: AnyObject, Sendable {
 
     /// Writes this device's changes, in order. Throws when the backend cannot be reached or
     /// written; then none or some of them may be stored, and the store sends them all again
-    /// later (records are idempotent: a duplicate changes nothing).
+    /// later (records are idempotent: a duplicate changes nothing). Throws `BackendRefusal`
+    /// when a backend that checks the store's limits itself (a server) refused them all.
     func append(_ records: [ChangeRecord]) throws
 
     /// Changes not returned before (by any device, this one's included, duplicates allowed).
@@ -31,4 +32,18 @@ public protocol KeyValueBackend: AnyObject, Sendable {
     /// `latest` is the merged state the store holds now. Failures are not errors worth
     /// reporting; compaction is tried again later.
     func compact(latest: MergedChanges)
+}
+
+/// A backend that checks the store's limits itself (the server, in the writing transaction)
+/// refused a whole batch: none of it was stored, and sending it again would be refused again.
+public struct BackendRefusal: Error, CustomStringConvertible {
+    public let limit: KeyValueStoreLimitError
+    public let keys: [String]
+
+    public init(limit: KeyValueStoreLimitError, keys: [String]) {
+        self.limit = limit
+        self.keys = keys
+    }
+
+    public var description: String { "the server refused the change: \(limit)" }
 }

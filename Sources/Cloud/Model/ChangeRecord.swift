@@ -106,6 +106,12 @@ public struct MergedChanges: Sendable, Equatable {
 
     public func record(forKey key: String) -> ChangeRecord? { latest[key] }
 
+    /// Undoes a change that was refused: the key returns to `earlier` (nil: as if never
+    /// written). The one way a key goes back in time, so only for changes nobody else has.
+    public mutating func takeBack(_ key: String, returningTo earlier: ChangeRecord?) {
+        latest[key] = earlier
+    }
+
     /// Keys with a value (removals excluded).
     public var liveKeys: [String] { latest.values.filter { !$0.isRemoval }.map(\.key) }
 

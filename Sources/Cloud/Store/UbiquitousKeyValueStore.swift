@@ -303,9 +303,13 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
                 return pendingRecordsLocked()
             }
             if !pending.isEmpty {
-                try backend.append(pending.sorted { $0.stamp < $1.stamp })
-                lock.withLock { _ = delivered.merge(pending) }
-                backend.compact(latest: lock.withLock { delivered })
+                do {
+                    try backend.append(pending.sorted { $0.stamp < $1.stamp })
+                    lock.withLock { _ = delivered.merge(pending) }
+                    backend.compact(latest: lock.withLock { delivered })
+                } catch let refusal as BackendRefusal {
+                    lock.withLock { takeBackLocked(pending, refusal: refusal) }
+                }
             }
             reached = true
             lock.withLock {
@@ -339,6 +343,19 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
         guard !changed.isEmpty else { return }
         replicaNeedsSaving = true
         queued.append(KeyValueStoreChange(reason: reason, changedKeys: changed.sorted()))
+    }
+
+    /// The server refused this machine's batch whole: its changes are taken back (each key
+    /// returns to what the backend holds), so they are not sent again and again, and the app
+    /// hears of it as a quota violation, as for a write refused here.
+    private func takeBackLocked(_ records: [ChangeRecord], refusal: BackendRefusal) {
+        for record in records {
+            guard local.record(forKey: record.key) == record else { continue }  // written again since
+            local.takeBack(record.key, returningTo: delivered.record(forKey: record.key))
+            decoded[record.key] = nil
+        }
+        replicaNeedsSaving = true
+        queued.append(KeyValueStoreChange(reason: .quotaViolationChange, changedKeys: records.map(\.key).sorted(), refusal: refusal.limit))
     }
 
     /// This machine's changes the backend does not have yet.
