@@ -83,6 +83,7 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
         // Moved on only once everything up to it is in hand: a fetch that fails half-way is
         // read again from the same place.
         var cursor = connection.cursor
+        var newest: ConnectionState.LastRead?
         do {
             while true {
                 let rows = try session.query("""
@@ -91,7 +92,10 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
                     """)
                 for row in rows {
                     let (key, value, clock, writer, change) = try row.decode((String, ByteBuffer?, Int64, String, Int64).self)
-                    cursor = max(cursor, change)
+                    if change > cursor {
+                        cursor = change
+                        newest = .init(database: connection.database, key: key, change: change, clock: clock)
+                    }
                     guard let writerDevice = DeviceIdentifier(writer), clock >= 0 else { continue }  // not a device's row
                     let stamp = ChangeStamp(clock: HybridTimestamp(rawValue: UInt64(clock)), device: writerDevice)
                     records.append(ChangeRecord(key: key, payload: value.map { Data($0.readableBytesView) }, stamp: stamp))
@@ -102,6 +106,7 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
             throw connection.failed(error, backend: self)
         }
         connection.cursor = cursor
+        if let newest = newest { connection.lastRead = newest }
         return records
     }
 
@@ -138,7 +143,8 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
                     if sender != ownProcess { news.post() }
                 }
                 session.onClose { [news] in news.post() }
-                connection.connected(session, database: identity?.0 ?? "")
+                let intact = try historyIsIntact(on: session, database: identity?.0 ?? "")
+                connection.connected(session, database: identity?.0 ?? "", readAgain: !intact)
             } catch {
                 session.close()
                 throw error
@@ -147,6 +153,24 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
         } catch {
             throw connection.failed(error, backend: self)
         }
+    }
+
+    /// Whether the server still holds what this device last read. A server restored from a
+    /// backup, or one that lost its last commits in a crash (synchronous_commit off), has gone
+    /// back in time: its change numbers are handed out again, and reading on from the old
+    /// number would skip the new changes. Then everything is read again (at most the store's
+    /// 1,024 live keys and their removals).
+    private func historyIsIntact(on session: PostgresSession, database: String) throws -> Bool {
+        guard let last = connection.lastRead, last.database == database else { return true }
+        let row = try session.query("""
+            SELECT (SELECT last_value FROM wonderland_kv_changes),
+                   (SELECT change FROM wonderland_kv WHERE key = \(last.key)),
+                   (SELECT clock FROM wonderland_kv WHERE key = \(last.key))
+            """).first
+        guard let (sequence, change, clock) = try row?.decode((Int64, Int64?, Int64?).self),
+              let change, let clock else { return false }
+        if sequence < last.change || change < last.change { return false }
+        return change > last.change || clock == last.clock
     }
 
     fileprivate func backoff(afterFailures failures: Int) -> Double {
@@ -167,11 +191,27 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
     private final class ConnectionState: @unchecked Sendable {
         private let lock = NSLock()
         private var session: PostgresSession?
-        private var database: String?
+        private var connectedDatabase: String?
         private var failures = 0
         private var nextAttempt: Date?
         private var problem: String?
         private var readUpTo: Int64 = 0
+        private var lastRow: LastRead?
+
+        /// The newest row read: checked on reconnecting, to notice a server gone back in time.
+        struct LastRead {
+            let database: String
+            let key: String
+            let change: Int64
+            let clock: Int64
+        }
+
+        var lastRead: LastRead? {
+            get { lock.withLock { lastRow } }
+            set { lock.withLock { lastRow = newValue } }
+        }
+
+        var database: String { lock.withLock { connectedDatabase ?? "" } }
 
         /// The last change number read: the next fetch reads after it.
         var cursor: Int64 {
@@ -194,10 +234,14 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
             }
         }
 
-        func connected(_ session: PostgresSession, database: String) {
+        func connected(_ session: PostgresSession, database: String, readAgain: Bool) {
             lock.withLock {
-                if self.database != database { readUpTo = 0 }  // another database: read it all
-                self.database = database
+                // Another database, or this one gone back in time: read it all.
+                if connectedDatabase != database || readAgain {
+                    readUpTo = 0
+                    lastRow = nil
+                }
+                connectedDatabase = database
                 self.session = session
                 failures = 0
                 nextAttempt = nil

@@ -111,7 +111,7 @@ extension SettingsBundle {
 			<key>Title</key>
 			<string>Sync</string>
 			<key>FooterText</key>
-			<string>Shares your pin and your place in the book, live, with every wonderland that syncs through the same folder (keep it in Syncthing, Dropbox or NFS). Empty Sync Folder: ~/.local/share/wonderland/cloud; WONDERLAND_SYNC_FOLDER overrides it.</string>
+			<string>Shares your pin and your place in the book, live, with every wonderland on the same folder (Syncthing, Dropbox, NFS) or PostgreSQL server (postgres://user@host/db, its password in ~/.pgpass). Empty: ~/.local/share/wonderland/cloud.</string>
 		</dict>
 		<!-- 1 -->
 		<dict>
@@ -143,6 +143,23 @@ extension SettingsBundle {
 			<string>Sync Folder</string>
 			<key>Key</key>
 			<string>WLSyncFolder</string>
+			<key>DefaultValue</key>
+			<string></string>
+			<key>KeyboardType</key>
+			<string>URL</string>
+			<key>AutocapitalizationType</key>
+			<string>None</string>
+			<key>AutocorrectionType</key>
+			<string>No</string>
+		</dict>
+		<!-- 2b: Sync Server (a postgres:// URL; its password never belongs here) -->
+		<dict>
+			<key>Type</key>
+			<string>PSTextFieldSpecifier</string>
+			<key>Title</key>
+			<string>Sync Server</string>
+			<key>Key</key>
+			<string>WLSyncServer</string>
 			<key>DefaultValue</key>
 			<string></string>
 			<key>KeyboardType</key>

@@ -1,12 +1,15 @@
 import Cloud
 import Defaults
 import Foundation
+import PropertyList
 import Screens
 import Terminal
 
 /// Connects the synced store to the app's lifecycle. The mirror opens the store when a Sync
-/// toggle is on and closes it when all are off, live; this controller gives it the folder (and
-/// opens it again when the folder setting changes), delivers the store's news on wake-ups and
+/// toggle is on and closes it when all are off, live; this controller gives it the folder or
+/// the server (and opens it again when the Sync Folder or Sync Server setting changes), keeps
+/// a password out of the settings file (one found there is removed, used for this run, and the
+/// user told), delivers the store's news on wake-ups and
 /// idle ticks (the defaults follow, and the screens through their defaults observers), stops the
 /// worker at Ctrl-Z and quit (sending what is queued) and starts it again at `fg`, keeps the
 /// tab bar's status line, and tells the user once of a damaged local copy or a refused write.
@@ -17,7 +20,13 @@ public final class CloudController: ApplicationLifecycleObserver {
     /// Made on first use, so its store opener can refer to this controller.
     public private(set) lazy var mirror = PreferenceMirror(defaults: services.store, rules: CloudSettings.rules,
                                                            startsWorker: factory.startsWorker) { [unowned self] in self.openStore() }
+    /// The Sync Folder (the setting, or WONDERLAND_SYNC_FOLDER, or the default), whether or
+    /// not a server is used instead.
     public private(set) var folder: URL
+    /// Where the store syncs now.
+    public private(set) var place: CloudSyncPlace
+    /// A password taken out of the Sync Server setting this run.
+    private var removedPassword: CloudSettings.RemovedPassword?
     private let services: AppServices
     private let factory: CloudStoreFactory
     private let onNews: @Sendable () -> Void
@@ -30,11 +39,20 @@ public final class CloudController: ApplicationLifecycleObserver {
         self.factory = factory
         self.onNews = onNews
         folder = CloudSettings.folder(store: services.store, environment: services.launch.environment, dataFolder: services.launch.dataFolder)
+        place = CloudSettings.place(store: services.store, environment: services.launch.environment, dataFolder: services.launch.dataFolder)
     }
 
     private func openStore() -> UbiquitousKeyValueStore {
-        let (store, warning) = factory.open(folder: folder, onNews: onNews)
+        let (store, warning) = factory.open(place, onNews: onNews)
         if let warning { pendingNotices.append(warning) }
+        switch place.kind {
+        case .server(_, let lookup):
+            if let warning = lookup.warning { pendingNotices.append(place.redacting(warning)) }
+        case .unusableServer(let reason):
+            pendingNotices.append("Syncing is paused: \(reason). This machine's copy is kept; it syncs once the address is put right.")
+        case .folder:
+            break
+        }
         return store
     }
 
@@ -43,23 +61,44 @@ public final class CloudController: ApplicationLifecycleObserver {
         CloudController(services: services, factory: CloudStoreFactory(replicas: .standard(dataFolder: services.launch.dataFolder)))
     }
 
-    /// Follows the folder setting and opens the store if a toggle is on.
+    /// Follows the folder and server settings and opens the store if a toggle is on.
     public func start() {
         guard settingsObservation == nil else { return }
         settingsObservation = services.store.addChangeObserver { [weak self] keys in
-            guard let self, keys.contains(CloudSettings.syncFolderKey) else { return }
-            self.folderMayHaveChanged()
+            guard let self, keys.contains(CloudSettings.syncFolderKey) || keys.contains(CloudSettings.syncServerKey) else { return }
+            if keys.contains(CloudSettings.syncServerKey) { self.removePasswordFromSettings() }
+            self.placeMayHaveChanged()
         }
+        removePasswordFromSettings()
+        placeMayHaveChanged()
         mirror.activate()
         refreshStatus()
     }
 
-    private func folderMayHaveChanged() {
-        let now = CloudSettings.folder(store: services.store, environment: services.launch.environment, dataFolder: services.launch.dataFolder)
-        guard now != folder else { return }
-        folder = now
+    private func placeMayHaveChanged() {
+        let environment = services.launch.environment
+        folder = CloudSettings.folder(store: services.store, environment: environment, dataFolder: services.launch.dataFolder)
+        let now = CloudSettings.place(store: services.store, environment: environment, dataFolder: services.launch.dataFolder,
+                                      removedPassword: removedPassword)
+        guard now != place else { return }
+        place = now
         if mirror.store != nil { mirror.reopen() }
         refreshStatus()
+    }
+
+    /// A password in the Sync Server setting (written by another tool: the settings screens
+    /// refuse one) is taken out of the settings file at once, kept in memory for this run,
+    /// and the user told. Only the saved value is rewritten: a `-WLSyncServer` argument lives
+    /// for this run only and is not written anywhere.
+    private func removePasswordFromSettings() {
+        let key = CloudSettings.syncServerKey
+        let saved: PropertyListValue?
+        if let defaults = services.store as? DefaultsStore { saved = defaults.persistentDomain[key] } else { saved = services.store.object(forKey: key) }
+        guard let text = saved.flatMap(DefaultsConversion.string), let split = CloudServerCredentials.splitPassword(from: text) else { return }
+        removedPassword = CloudSettings.RemovedPassword(address: split.address.trimmingCharacters(in: .whitespaces), password: split.password)
+        services.store.set(.string(split.address), forKey: key)
+        pendingNotices.append("The Sync Server setting held a password. It was removed from the settings file; this run still uses it. "
+                              + CloudServerCredentials.advice)
     }
 
     /// Delivers the store's news; true when the status line changed.
@@ -71,7 +110,9 @@ public final class CloudController: ApplicationLifecycleObserver {
 
     @discardableResult
     private func refreshStatus() -> Bool {
-        let text = CloudStatusBoard.describe(mirror.store?.status)
+        var server: String?
+        if case .server = place.kind { server = mirror.store?.backendName }
+        let text = CloudStatusBoard.describe(mirror.store?.status, server: server).map(place.redacting)
         guard text != services.cloudStatus.text else { return false }
         services.cloudStatus.text = text
         return true
@@ -110,7 +151,7 @@ public final class CloudController: ApplicationLifecycleObserver {
     private func tellNotices(_ application: Application) {
         pendingNotices += mirror.takeNotices().map(\.description)
         guard !pendingNotices.isEmpty, application.state == .active else { return }
-        let fresh = pendingNotices.filter { toldNotices.insert($0).inserted }
+        let fresh = pendingNotices.map(place.redacting).filter { toldNotices.insert($0).inserted }
         pendingNotices = []
         guard !fresh.isEmpty else { return }
         application.presentModal(Alert(title: "Sync", message: fresh.joined(separator: "\n")))

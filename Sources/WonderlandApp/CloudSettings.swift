@@ -1,4 +1,5 @@
 import Cloud
+import CloudPostgres
 import Defaults
 import Foundation
 
@@ -10,6 +11,10 @@ public enum CloudSettings {
     public static let syncFolderKey = "WLSyncFolder"
     /// Overrides the Sync Folder setting (tests, and two devices on one machine).
     public static let folderEnvironmentKey = "WONDERLAND_SYNC_FOLDER"
+    /// A PostgreSQL server to sync through instead of a folder: `postgres://user@host:port/db`.
+    public static let syncServerKey = "WLSyncServer"
+    /// Overrides the Sync Server setting; unlike the setting, it may carry the password.
+    public static let serverEnvironmentKey = "WONDERLAND_SYNC_URL"
     /// Store keys of the reading positions: one per book, `WLReadingPosition.<content hash>`.
     public static let readingPositionPrefix = "WLReadingPosition."
 
@@ -33,6 +38,56 @@ public enum CloudSettings {
         if !path.hasPrefix("/") { path = home + "/" + path }
         return URL(fileURLWithPath: path).standardizedFileURL
     }
+
+    /// Where the store syncs. The environment beats the settings (it is this run's choice);
+    /// at each level a server address beats a folder. `removedPassword` is the password the
+    /// app took out of the Sync Server setting this run, used while the setting still names
+    /// the same address.
+    public static func place(store: PreferenceStore, environment: [String: String], dataFolder: URL,
+                             removedPassword: RemovedPassword? = nil) -> CloudSyncPlace {
+        let serverFromEnvironment = trimmed(environment[serverEnvironmentKey])
+        if !serverFromEnvironment.isEmpty {
+            return server(serverFromEnvironment, source: serverEnvironmentKey, environment: environment, removedPassword: nil)
+        }
+        let folder = folder(store: store, environment: environment, dataFolder: dataFolder)
+        if !trimmed(environment[folderEnvironmentKey]).isEmpty {
+            return CloudSyncPlace(kind: .folder(folder), source: folderEnvironmentKey)
+        }
+        let serverFromSetting = trimmed(store.object(forKey: syncServerKey).flatMap(DefaultsConversion.string))
+        if !serverFromSetting.isEmpty {
+            return server(serverFromSetting, source: "the Sync Server setting", environment: environment, removedPassword: removedPassword)
+        }
+        let fromSetting = folder != dataFolder.appendingPathComponent("cloud")
+        return CloudSyncPlace(kind: .folder(folder), source: fromSetting ? "the Sync Folder setting" : "the default")
+    }
+
+    /// A password the app removed from the Sync Server setting, kept in memory for this run.
+    public struct RemovedPassword: Equatable {
+        /// The setting's text after the password was taken out.
+        public var address: String
+        public var password: String
+        public init(address: String, password: String) {
+            self.address = address
+            self.password = password
+        }
+    }
+
+    private static func server(_ text: String, source: String, environment: [String: String], removedPassword: RemovedPassword?) -> CloudSyncPlace {
+        do {
+            var address = try PostgresSyncAddress(parsing: text)
+            if address.inlinePassword == nil, let removedPassword, removedPassword.address == text {
+                address.inlinePassword = removedPassword.password
+            }
+            return CloudSyncPlace(kind: .server(address, PostgresPassword.lookup(for: address, environment: environment)), source: source)
+        } catch {
+            // The parser does not quote the text back; redacted all the same, should it start to.
+            let password = CloudServerCredentials.splitPassword(from: text)?.password
+            let reason = CloudServerCredentials.redact("\(source) is not a usable server address: \(error)", passwords: password.map { [$0] } ?? [])
+            return CloudSyncPlace(kind: .unusableServer(reason), source: source)
+        }
+    }
+
+    private static func trimmed(_ text: String?) -> String { text?.trimmingCharacters(in: .whitespaces) ?? "" }
 
     /// Whether any sync toggle is on.
     public static func isAnyToggleOn(_ store: PreferenceStore) -> Bool {

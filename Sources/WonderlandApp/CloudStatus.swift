@@ -2,12 +2,20 @@ import Cloud
 
 /// The one line the user sees about syncing, in the tab bar: nothing while sync is off,
 /// "synced", "syncing, 2 changes waiting", or "offline, 2 changes waiting: <why>" (the count
-/// first: a long reason is what the tab bar cuts).
+/// first: a long reason is what the tab bar cuts). A server is named at the end ("synced ·
+/// server postgres://alice@db:5432/wonderland"), where a narrow tab bar cuts it first: the
+/// user typed that address and may have mistyped it, which a folder seldom hides.
 public final class CloudStatusBoard {
     public internal(set) var text: String?
     public init() {}
 
-    static func describe(_ status: KeyValueStoreStatus?, suspended: Bool = false) -> String? {
+    static func describe(_ status: KeyValueStoreStatus?, suspended: Bool = false, server: String? = nil) -> String? {
+        guard let state = describeState(status) else { return nil }
+        guard let server else { return state }
+        return "\(state) · \(server)"
+    }
+
+    private static func describeState(_ status: KeyValueStoreStatus?) -> String? {
         guard let status else { return nil }
         let waiting = status.pendingChanges
         let changes = waiting == 1 ? "1 change waiting" : "\(waiting) changes waiting"

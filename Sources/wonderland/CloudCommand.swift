@@ -10,19 +10,20 @@ import WonderlandApp
 struct CloudCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cloud",
-        abstract: "Show the synced store (folder, device, keys, what waits to be sent) or sync it now.",
+        abstract: "Show the synced store (folder or server, device, keys, what waits to be sent) or sync it now.",
         discussion: """
-            The sync folder is WONDERLAND_SYNC_FOLDER, else the Sync Folder setting, else
-            $XDG_DATA_HOME/wonderland/cloud. Each command first syncs once (sending what is
-            queued), unless --offline is given.
+            The store syncs through the server WONDERLAND_SYNC_URL names, else the folder
+            WONDERLAND_SYNC_FOLDER names, else the Sync Server setting, else the Sync Folder
+            setting, else $XDG_DATA_HOME/wonderland/cloud. A server's password comes from
+            PGPASSWORD or ~/.pgpass (PGPASSFILE), as for psql; it is never printed. Each
+            command first syncs once (sending what is queued), unless --offline is given.
             """,
         subcommands: [Status.self, List.self, Sync.self],
         defaultSubcommand: Status.self
     )
 
     struct Where {
-        let folder: URL
-        let source: String
+        let place: CloudSyncPlace
         let defaults: DefaultsStore
         let dataFolder: URL
 
@@ -30,27 +31,44 @@ struct CloudCommand: ParsableCommand {
             let environment = ProcessEnvironment.current()
             let defaults = DefaultsCommand.openStore()
             let dataFolder = LaunchOptions.standardDataFolder(environment: environment)
-            let folder = CloudSettings.folder(store: defaults, environment: environment, dataFolder: dataFolder)
-            let source: String
-            if !(environment[CloudSettings.folderEnvironmentKey] ?? "").trimmingCharacters(in: .whitespaces).isEmpty {
-                source = CloudSettings.folderEnvironmentKey
-            } else if folder != dataFolder.appendingPathComponent("cloud") {
-                source = "the Sync Folder setting"
-            } else {
-                source = "the default"
-            }
-            return Where(folder: folder, source: source, defaults: defaults, dataFolder: dataFolder)
+            let place = CloudSettings.place(store: defaults, environment: environment, dataFolder: dataFolder)
+            return Where(place: place, defaults: defaults, dataFolder: dataFolder)
         }
 
         func openStore() -> UbiquitousKeyValueStore {
-            let (store, warning) = CloudStoreFactory(replicas: .standard(dataFolder: dataFolder)).open(folder: folder, onNews: {})
-            if let warning { FileHandle.standardError.write(Data("wonderland cloud: \(warning)\n".utf8)) }
+            let (store, warning) = CloudStoreFactory(replicas: .standard(dataFolder: dataFolder)).open(place, onNews: {})
+            if let warning { printError(warning) }
             return store
+        }
+
+        /// What this store syncs through and where its password comes from, one line each.
+        var lines: [String] {
+            let savedPassword = (defaults.persistentDomain[CloudSettings.syncServerKey]).flatMap(DefaultsConversion.string)
+                .map(CloudServerCredentials.holdsPassword) ?? false
+            switch place.kind {
+            case .folder(let folder):
+                return ["Folder:   \(folder.path) (from \(place.source))"]
+            case .server(let address, let lookup):
+                var lines = ["Server:   \(address) (from \(place.source))",
+                             "Password: " + (lookup.source.map { "from \($0)" } ?? "none found (PGPASSWORD, ~/.pgpass); the server may not need one")]
+                if let warning = lookup.warning { lines.append("Warning:  \(warning)") }
+                if savedPassword {
+                    lines.append("Warning:  the Sync Server setting holds a password; the app removes it at its next start. \(CloudServerCredentials.advice)")
+                }
+                return lines
+            case .unusableServer(let reason):
+                return ["Server:   unusable: \(reason)"]
+            }
+        }
+
+        /// To standard error, the password (should any text quote it) replaced by dots.
+        func printError(_ message: String) {
+            FileHandle.standardError.write(Data("wonderland cloud: \(place.redacting(message))\n".utf8))
         }
     }
 
     struct Status: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Folder, device, keys, changes waiting, and whether the folder can be reached.")
+        static let configuration = CommandConfiguration(abstract: "Folder or server, password source, device, keys, changes waiting, and whether it can be reached.")
         @Flag(help: "Do not sync first; show this machine's copy only.") var offline = false
 
         func run() throws {
@@ -63,8 +81,8 @@ struct CloudCommand: ParsableCommand {
                 let on = place.defaults.object(forKey: rule.enabledBy).flatMap(DefaultsConversion.bool) ?? false
                 return "\(rule.enabledBy) \(on ? "on" : "off")"
             }
-            print("Folder:   \(place.folder.path) (from \(place.source))")
-            print("Backend:  \(store.backendName)")
+            for line in place.lines { print(place.place.redacting(line)) }
+            print("Backend:  \(place.place.redacting(store.backendName))")
             print("Device:   \(store.device)")
             print("Toggles:  \(toggles.joined(separator: ", "))")
             print("Keys:     \(values.count)")
@@ -72,7 +90,7 @@ struct CloudCommand: ParsableCommand {
             switch reached {
             case nil: print("Reached:  not tried (--offline)")
             case true?: print("Reached:  yes")
-            case false?: print("Reached:  no: \(status.problem ?? "unknown reason")")
+            case false?: print("Reached:  no: \(place.place.redacting(status.problem ?? "unknown reason"))")
             }
         }
     }
@@ -93,12 +111,13 @@ struct CloudCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Send what is queued and fetch other devices' changes now; fails when the folder cannot be reached.")
 
         func run() throws {
-            let store = Where.current().openStore()
+            let place = Where.current()
+            let store = place.openStore()
             let before = store.status.pendingChanges
             if store.synchronize() {
-                print("Synced with \(store.backendName): sent \(before - store.status.pendingChanges), \(store.dictionaryRepresentation.count) keys.")
+                print(place.place.redacting("Synced with \(store.backendName): sent \(before - store.status.pendingChanges), \(store.dictionaryRepresentation.count) keys."))
             } else {
-                FileHandle.standardError.write(Data("wonderland cloud: could not sync: \(store.status.problem ?? "unknown reason"); \(store.status.pendingChanges) changes wait.\n".utf8))
+                place.printError("could not sync: \(store.status.problem ?? "unknown reason"); \(store.status.pendingChanges) changes wait.")
                 throw ExitCode.failure
             }
         }

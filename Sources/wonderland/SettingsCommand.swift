@@ -15,7 +15,13 @@ struct SettingsCommand: ParsableCommand {
         let environment = ProcessEnvironment.current()
         let options = AppRunner.Options(defaults: AppDefaults.controller(environment: environment))
         let status = AppRunner.run(options, environment: environment, makeTerminal: { try NcursesTerminal(environment: $0) },
-                                   makeRoot: { SettingsScreen.makeRoot(bundle: $0.bundle, store: $0.store) })
+                                   makeRoot: { services in
+                                       // A Sync Server address with a password is refused, and the user told why.
+                                       let guarded = CloudServerSettingGuard(store: services.store)
+                                       let root = SettingsScreen.makeRoot(bundle: services.bundle, store: guarded)
+                                       guarded.onRefusal = { [weak root] message in root?.present(Alert(title: "Sync Server", message: message)) }
+                                       return root
+                                   })
         if status != 0 { throw ExitCode(status) }
     }
 }

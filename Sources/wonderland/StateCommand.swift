@@ -116,7 +116,10 @@ enum StateSummaryPrinter {
     }
 
     private static func quoted(_ string: String) -> String {
-        "\"" + string.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        // A half-typed Sync Server address may hold a password: never print it.
+        let password = CloudServerCredentials.splitPassword(from: string)?.password
+        let string = CloudServerCredentials.redact(string, passwords: password.map { [$0] } ?? [])
+        return "\"" + string.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             .replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r") + "\""
     }
 }

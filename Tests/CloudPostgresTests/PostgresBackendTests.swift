@@ -246,6 +246,33 @@ struct PostgresBackendTests {
         #expect(throws: BackendUnavailable.self) { try refused.fetchChanges() }
     }
 
+    @Test("a server gone back in time (its last commits lost, a backup restored) is read again, so no new change is skipped")
+    func serverBackInTimeIsReadAgain() throws {
+        let writer = backend("aaaa", options: .init(initialBackoff: 0.01, maximumBackoff: 0.05))
+        let reader = backend("bbbb", options: .init(initialBackoff: 0.01, maximumBackoff: 0.05))
+        for clock in 1 ... 5 as ClosedRange<UInt64> { try writer.append([record("k\(clock)", "v", clock: clock, device: "aaaa")]) }
+        #expect(try reader.fetchChanges().count == 5)
+        // What a crash with synchronous_commit off does: the last two commits and their change
+        // numbers are gone, and both connections drop.
+        try server.psql("DELETE FROM wonderland_kv WHERE key IN ('k4', 'k5')", database: address.database)
+        try server.psql("SELECT setval('wonderland_kv_changes', 3)", database: address.database)
+        try server.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(address.database)' AND pid <> pg_backend_pid()",
+                        database: "wonderland")
+        // The new changes get the numbers the lost ones had.
+        var written = false
+        let deadline = Date(timeIntervalSinceNow: 30)
+        while !written, Date() < deadline {
+            written = (try? writer.append([record("after1", "v", clock: 10, device: "aaaa"), record("after2", "v", clock: 11, device: "aaaa")])) != nil
+            if !written { usleep(20_000) }
+        }
+        #expect(written)
+        var seen = Set<String>()
+        while !seen.isSuperset(of: ["after1", "after2"]), Date() < deadline {
+            if let records = try? reader.fetchChanges() { seen.formUnion(records.map(\.key)) } else { usleep(20_000) }
+        }
+        #expect(seen.isSuperset(of: ["after1", "after2"]), "\(seen)")
+    }
+
     @Test("a database made anew at the same address is read from its start")
     func recreatedDatabaseIsReadAgain() throws {
         let reader = backend("bbbb", options: .init(initialBackoff: 0.01, maximumBackoff: 0.05))

@@ -63,7 +63,7 @@ struct SettingsInAppTests {
         let services = AppServices(store: InMemoryPreferenceStore(), bundle: .embedded)
         let (app, terminal) = launch(services, restoration: files)
         try press(app, terminal, .character(","))
-        for _ in 0..<13 { try press(app, terminal, .down) }  // down to the Profile row (past Sync Folder)
+        for _ in 0..<14 { try press(app, terminal, .down) }  // down to the Profile row (past Sync Folder and Sync Server)
         try press(app, terminal, .enter)
         #expect(terminal.lines[0] == " Settings › Profile")
         terminal.enqueue(.terminate(.hangup))

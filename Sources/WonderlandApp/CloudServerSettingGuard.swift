@@ -1,0 +1,39 @@
+import Defaults
+import PropertyList
+
+/// The preference store the settings program edits through: everything passes to the real
+/// store, except a Sync Server address that holds a password, which is refused (the defaults
+/// file is no place for one) and `onRefusal` told why, with where the password goes instead.
+/// One that another tool saved is shown without its password (the app removes it from the
+/// file when it next runs).
+public final class CloudServerSettingGuard: PreferenceStore {
+    public let store: PreferenceStore
+    /// Called with the message for the user when a write is refused.
+    public var onRefusal: (String) -> Void = { _ in }
+
+    public init(store: PreferenceStore) { self.store = store }
+
+    public static let refusal = "This address holds a password, so it was not saved: the settings file is no place for one. "
+        + CloudServerCredentials.advice
+
+    public func object(forKey key: String) -> PropertyListValue? {
+        let value = store.object(forKey: key)
+        guard key == CloudSettings.syncServerKey, case .string(let text)? = value,
+              let split = CloudServerCredentials.splitPassword(from: text) else { return value }
+        return .string(split.address)
+    }
+
+    public func set(_ value: PropertyListValue?, forKey key: String) {
+        if key == CloudSettings.syncServerKey, case .string(let text)? = value, CloudServerCredentials.holdsPassword(text) {
+            onRefusal(Self.refusal)
+            return
+        }
+        store.set(value, forKey: key)
+    }
+
+    public func register(defaults: [String: PropertyListValue]) { store.register(defaults: defaults) }
+
+    public func addChangeObserver(_ handler: @escaping (Set<String>) -> Void) -> PreferenceObservation {
+        store.addChangeObserver(handler)
+    }
+}
