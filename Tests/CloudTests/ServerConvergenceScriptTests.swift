@@ -25,12 +25,28 @@ import Testing
         environment["HAMMER_TIMEOUT"] = "120"
         environment.merge(extraEnvironment) { $1 }
         process.environment = environment
-        let output = Pipe()
+        // Output to a file and a bounded poll rather than a pipe and waitUntilExit: a server
+        // started underneath may hold a pipe open, and waitUntilExit was seen to hang on
+        // scripts/pg-server (see its header).
+        let outputFile = FileManager.default.temporaryDirectory.appendingPathComponent("server-convergence-\(UUID().uuidString).log")
+        guard FileManager.default.createFile(atPath: outputFile.path, contents: nil) else {
+            Issue.record("cannot create \(outputFile.path)")
+            return nil
+        }
+        defer { try? FileManager.default.removeItem(at: outputFile) }
+        let output = try FileHandle(forWritingTo: outputFile)
+        defer { try? output.close() }
         process.standardOutput = output
         process.standardError = output
         try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let deadline = Date(timeIntervalSinceNow: 300)
+        while process.isRunning, Date() < deadline { usleep(50_000) }
+        let text = (try? String(contentsOf: outputFile, encoding: .utf8)) ?? ""
+        if process.isRunning {
+            process.terminate()
+            Issue.record("scripts/cloud-convergence --server still running after 300 s:\n\(text)")
+            return nil
+        }
         return (process.terminationStatus, text)
     }
 
