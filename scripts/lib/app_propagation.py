@@ -10,6 +10,7 @@ warm-up writes, then WRITES measured ones 0.4 s apart; prints `delay_ms X` per w
 As scripts/bench-cloud-propagation measures the folder, so both backends are timed the same way.
 """
 import os
+import re
 import subprocess
 import sys
 import time
@@ -45,7 +46,8 @@ def launch(pane, home):
     wait(pane, lambda t: "1 Map" in t, "the first frame")
 
 
-synced = lambda t: t.splitlines()[0].rstrip().endswith("synced")
+# The tab bar's status: "synced" (a folder) or "synced · server postgres://…" (a server).
+synced = lambda t: re.search(r"(^|\s)synced(\s|$)", t.splitlines()[0]) is not None
 tmux("-f", "/dev/null", "new-session", "-d", "-s", name, "-x", "100", "-y", "24", "bash --norc --noprofile")
 try:
     tmux("set-option", "-g", "window-size", "manual")
