@@ -100,7 +100,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "cloud-hammer",
-            dependencies: ["Cloud", "PropertyList"],
+            dependencies: ["Cloud", "CloudPostgres", "PropertyList"],
             path: "Benchmarks/cloud-hammer"
         ),
         .executableTarget(

@@ -11,9 +11,20 @@ CRC-32 of the body, body = u16 key length, key UTF-8, u64 clock, u8 device lengt
 u8 flags (1 = removal), value bytes (binary plist). A record running past the end of the file
 is not there yet; a damaged one is skipped by looking for the next valid record.
 
+The server backend keeps only each key's winning row, so the merge of all writes made through it
+comes from the writers' journals instead (cloud-hammer's WONDERLAND_HAMMER_JOURNAL): JSON lines
+{"key", "payload": hex of the plist bytes or null for a removal, "clock": raw u64, "device"}.
+A line cut short by a killed writer is skipped.
+
 Usage: cloud-reference-merge.py FOLDER            prints {key: value} as sorted JSON
        cloud-reference-merge.py FOLDER --raw      {key: base64 of the value's plist bytes}
        cloud-reference-merge.py FOLDER --time N   also times N read+merge passes (stderr: median ms)
+       cloud-reference-merge.py --journals FILE... [--raw | --stamps]
+                                                  the same from journals; --stamps prints every
+                                                  key's winner, removals included:
+                                                  {key: {"clock", "device", "payload": hex|null}}
+       --first-writer-wins                        a deliberately WRONG merge (the earliest stamp
+                                                  wins), for tests that show a check can fail
 """
 import base64
 import datetime
@@ -114,16 +125,30 @@ def read_folder(folder):
     return records
 
 
+def read_journals(paths):
+    records = []
+    for path in paths:
+        with open(path, encoding="utf-8") as file:
+            for line in file:
+                try:
+                    entry = json.loads(line)
+                except ValueError:
+                    continue  # the last line of a writer killed mid-write
+                payload = None if entry["payload"] is None else bytes.fromhex(entry["payload"])
+                records.append((entry["key"], int(entry["clock"]), entry["device"], payload))
+    return records
+
+
 def order(record):
     key, clock, device, payload = record
     return (clock, device, payload is not None, payload or b"")
 
 
-def merge(records):
+def merge(records, first_writer_wins=False):
     latest = {}
     for record in records:
         current = latest.get(record[0])
-        if current is None or order(record) > order(current):
+        if current is None or (order(record) < order(current) if first_writer_wins else order(record) > order(current)):
             latest[record[0]] = record
     return latest
 
@@ -145,6 +170,17 @@ def to_json(value):
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
+    wrong = "--first-writer-wins" in sys.argv
+    if sys.argv[1] == "--journals":
+        paths = [a for a in sys.argv[2:] if not a.startswith("--")]
+        if not paths:
+            sys.exit("cloud-reference-merge: --journals needs at least one file")
+        try:
+            latest = merge(read_journals(paths), wrong)
+        except (OSError, KeyError, ValueError) as error:
+            sys.exit(f"cloud-reference-merge: cannot read the journals: {error}")
+        print_state(latest)
+        return
     folder = sys.argv[1]
     if not os.path.isdir(folder):
         sys.exit(f"cloud-reference-merge: cannot read {folder}")
@@ -159,8 +195,14 @@ def main():
         print(f"records {len(records)}", file=sys.stderr)
         print(f"median_ms {sorted(timings)[len(timings) // 2]:.1f}", file=sys.stderr)
         print("runs_ms " + " ".join(f"{t:.1f}" for t in timings), file=sys.stderr)
-    latest = merge(read_folder(folder))
-    if "--raw" in sys.argv:
+    print_state(merge(read_folder(folder), wrong))
+
+
+def print_state(latest):
+    if "--stamps" in sys.argv:
+        state = {key: {"clock": r[1], "device": r[2], "payload": None if r[3] is None else r[3].hex()}
+                 for key, r in latest.items()}
+    elif "--raw" in sys.argv:
         state = {key: base64.b64encode(r[3]).decode() for key, r in latest.items() if r[3] is not None}
     else:
         state = {key: to_json(plistlib.loads(r[3], fmt=plistlib.FMT_BINARY)) for key, r in latest.items() if r[3] is not None}
