@@ -24,7 +24,8 @@ final class PostgresSession: @unchecked Sendable {
             host: address.host, port: address.port, username: address.user, password: password,
             database: address.database, tls: try PostgresTLS.configuration(for: address))
         configuration.options.connectTimeout = .milliseconds(Int64(connectTimeout * 1_000))
-        if address.tls == .verifyFull { configuration.options.tlsServerName = address.host }
+        // PostgresNIO sends the host as the TLS server name itself (an IP address is not valid
+        // there, and is checked against the certificate's IP entries instead).
         let future = PostgresConnection.connect(on: PostgresConnection.defaultEventLoopGroup.any(),
                                                 configuration: configuration, id: 1, logger: silentLogger)
         // The connect timeout covers TCP; authentication and TLS get the rest of the budget.

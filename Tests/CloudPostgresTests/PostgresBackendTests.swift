@@ -240,6 +240,16 @@ struct PostgresBackendTests {
         let reader = PostgresBackend(address: verified, password: server.password, device: DeviceIdentifier("bbbb")!)
         #expect(try reader.fetchChanges().map(\.key) == ["k"])
 
+        // verify-full: the host must match the certificate too (it names 127.0.0.1 and localhost).
+        for host in ["127.0.0.1", "localhost"] {
+            var checked = address
+            checked.host = host
+            checked.tls = .verifyFull
+            checked.rootCertificate = server.folder + "/data/server.crt"
+            let full = PostgresBackend(address: checked, password: server.password, device: DeviceIdentifier("dddd")!)
+            #expect(try full.fetchChanges().map(\.key) == ["k"], "verify-full through \(host)")
+        }
+
         var untrusted = address
         untrusted.tls = .verifyCA  // the system's roots do not know the throw-away certificate
         let refused = PostgresBackend(address: untrusted, password: server.password, device: DeviceIdentifier("cccc")!)
