@@ -225,7 +225,7 @@ struct PostgresBackendTests {
         }
     }
 
-    @Test("sslmode=require and verify-ca connect over TLS; the server sees an encrypted connection")
+    @Test("sslmode=require, verify-ca and verify-full connect over TLS; the server sees an encrypted connection")
     func tlsWhenAsked() throws {
         var encrypted = address
         encrypted.tls = .require
