@@ -22,21 +22,19 @@ struct CloudJourneyTests {
         }
 
         // Remember a place on the phone: the laptop's map shows it.
-        try remember("Rabbit hole", on: phone)
+        try phone.rememberPlace("Rabbit hole")
         _ = try laptop.waitForText("⚑ Rabbit hole")
 
         // Clear it on the laptop: it goes on the phone.
-        try laptop.type("c")
-        _ = try laptop.waitForText("Clear the pin")
-        try laptop.type("y")
+        try laptop.clearPin()
         _ = try phone.waitFor("the pin gone") { !$0.joined(separator: "\n").contains("Rabbit hole") }
         _ = try phone.waitForText("No pin yet")
 
         // Sync off on the laptop (live, from the settings): the two go their own ways.
         try toggleSyncLocations(laptop)
         _ = try laptop.waitFor("no sync status") { !$0[0].contains("sync") }
-        try remember("Phone only", on: phone)
-        try remember("Laptop only", on: laptop)
+        try phone.rememberPlace("Phone only")
+        try laptop.rememberPlace("Laptop only")
         _ = try phone.waitFor("the phone's pin sent") { $0[0].hasSuffix("synced") }
         _ = try wonderlandCloud(["list"], home: phone.home, folder: folder.url, expecting: "Phone only")
         // Nothing to wait for when nothing should happen: give a change time to travel
@@ -53,7 +51,7 @@ struct CloudJourneyTests {
         // it): both keep working on their own copies and say so.
         let away = folder.url.deletingLastPathComponent().appendingPathComponent(folder.url.lastPathComponent + ".away")
         try FileManager.default.moveItem(at: folder.url, to: away)
-        try remember("While offline", on: phone)
+        try phone.rememberPlace("While offline")
         _ = try phone.waitForText("offline")
         _ = try phone.waitForText("1 change waiting")
         _ = try laptop.waitForText("offline")
@@ -80,11 +78,11 @@ struct CloudJourneyTests {
             try device.launchApp(Self.paris + " -HPSyncLocations YES", environment: asUser)
             _ = try device.waitForText("synced")
         }
-        try remember("Before", on: phone)
+        try phone.rememberPlace("Before")
         _ = try laptop.waitForText("⚑ Before")
 
         #expect(chmod(folder.url.path, 0) == 0)
-        try remember("Unreadable meanwhile", on: phone)
+        try phone.rememberPlace("Unreadable meanwhile")
         _ = try phone.waitForText("offline")
         _ = try phone.waitForText("1 change waiting")
         _ = try phone.waitForText("Permission denied")
@@ -144,7 +142,7 @@ struct CloudJourneyTests {
 
         try laptop.press("C-z")
         _ = try laptop.waitForText("Stopped")
-        try remember("While stopped", on: phone)
+        try phone.rememberPlace("While stopped")
         _ = try phone.waitFor("the pin sent") { $0[0].hasSuffix("synced") }
         try laptop.run("fg")
         _ = try laptop.waitForText("⚑ While stopped")
@@ -182,15 +180,6 @@ struct CloudJourneyTests {
         try device.press("Space")
         try device.press("Escape")
         _ = try device.waitFor("the settings closed") { !$0.joined(separator: "\n").contains("Sync Locations") }
-    }
-
-    private func remember(_ title: String, on device: TmuxSession) throws {
-        try device.type("r")
-        _ = try device.waitForText("Remember this place")
-        try device.press("C-u")
-        try device.type(title)
-        try device.press("Enter")
-        _ = try device.waitForText("⚑ \(title)")
     }
 
     /// Runs `wonderland cloud …` as the device with that HOME would, until its output holds

@@ -21,16 +21,14 @@ struct ServerJourneyTests {
             _ = try device.waitForText("synced · server \(server.url)")
         }
 
-        try remember("Rabbit hole", on: phone)
+        try phone.rememberPlace("Rabbit hole")
         _ = try laptop.waitForText("⚑ Rabbit hole")
 
-        try laptop.type("c")
-        _ = try laptop.waitForText("Clear the pin")
-        try laptop.type("y")
+        try laptop.clearPin()
         _ = try phone.waitFor("the pin gone") { !$0.joined(separator: "\n").contains("Rabbit hole") }
         _ = try phone.waitForText("No pin yet")
 
-        try remember("Tea party", on: laptop)
+        try laptop.rememberPlace("Tea party")
         _ = try phone.waitForText("⚑ Tea party")
         try quit(phone, laptop)
     }
@@ -45,7 +43,7 @@ struct ServerJourneyTests {
             try device.launchApp(Self.paris)
             _ = try device.waitForText("synced · server")
         }
-        try remember("Before the crash", on: phone)
+        try phone.rememberPlace("Before the crash")
         _ = try laptop.waitForText("⚑ Before the crash")
 
         // The throw-away server runs with synchronous_commit off: a commit from the last moments
@@ -54,7 +52,7 @@ struct ServerJourneyTests {
         try server.checkpoint()
         try server.kill()
         _ = try laptop.waitForText("offline", timeout: 20)
-        try remember("While it was down", on: phone)
+        try phone.rememberPlace("While it was down")
         _ = try phone.waitForText("offline", timeout: 20)
         _ = try phone.waitForText("1 change waiting")
         laptop.check(try laptop.screen().joined(separator: "\n").contains("⚑ Before the crash"), "the laptop keeps the pin it had")
@@ -84,7 +82,7 @@ struct ServerJourneyTests {
         // No "; echo" after the app: the shell would run it as soon as the job stops (Ctrl-Z below).
         try phone.run("clear; \(phone.binary) \(Self.paris) 2>>\(errors)")
         _ = try phone.waitForText("synced · server \(server.url)")
-        try remember("Secret garden", on: phone)
+        try phone.rememberPlace("Secret garden")
         _ = try phone.waitFor("the pin sent") { $0[0].contains("synced · server") }
 
         // Half-typed into the in-app settings, then Ctrl-Z, which saves the place with the
@@ -170,15 +168,6 @@ struct ServerJourneyTests {
     }
 
     // MARK: helpers
-
-    private func remember(_ title: String, on device: TmuxSession) throws {
-        try device.type("r")
-        _ = try device.waitForText("Remember this place")
-        try device.press("C-u")
-        try device.type(title)
-        try device.press("Enter")
-        _ = try device.waitForText("⚑ \(title)")
-    }
 
     /// Moves the settings' selection down to the row titled `title`.
     private func selectRow(_ title: String, in device: TmuxSession) throws {
