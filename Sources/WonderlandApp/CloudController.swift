@@ -94,7 +94,7 @@ public final class CloudController: ApplicationLifecycleObserver {
         let key = CloudSettings.syncServerKey
         let saved: PropertyListValue?
         if let defaults = services.store as? DefaultsStore { saved = defaults.persistentDomain[key] } else { saved = services.store.object(forKey: key) }
-        guard let text = saved.flatMap(DefaultsConversion.string), let split = CloudServerCredentials.splitPassword(from: text) else { return }
+        guard let text = saved.flatMap(DefaultsConversion.string), let split = URLPassword.split(from: text) else { return }
         removedPassword = CloudSettings.RemovedPassword(address: split.address.trimmingCharacters(in: .whitespaces), password: split.password)
         services.store.set(.string(split.address), forKey: key)
         pendingNotices.append("The Sync Server setting held a password. It was removed from the settings file; this run still uses it. "

@@ -19,12 +19,12 @@ public final class CloudServerSettingGuard: PreferenceStore {
     public func object(forKey key: String) -> PropertyListValue? {
         let value = store.object(forKey: key)
         guard key == CloudSettings.syncServerKey, case .string(let text)? = value,
-              let split = CloudServerCredentials.splitPassword(from: text) else { return value }
+              let split = URLPassword.split(from: text) else { return value }
         return .string(split.address)
     }
 
     public func set(_ value: PropertyListValue?, forKey key: String) {
-        if key == CloudSettings.syncServerKey, case .string(let text)? = value, CloudServerCredentials.holdsPassword(text) {
+        if key == CloudSettings.syncServerKey, case .string(let text)? = value, URLPassword.isPresent(in: text) {
             onRefusal(Self.refusal)
             return
         }

@@ -81,7 +81,7 @@ public enum CloudSettings {
             return CloudSyncPlace(kind: .server(address, PostgresPassword.lookup(for: address, environment: environment)), source: source)
         } catch {
             // The parser does not quote the text back; redacted all the same, should it start to.
-            let password = CloudServerCredentials.splitPassword(from: text)?.password
+            let password = URLPassword.split(from: text)?.password
             let reason = CloudServerCredentials.redact("\(source) is not a usable server address: \(error)", passwords: password.map { [$0] } ?? [])
             return CloudSyncPlace(kind: .unusableServer(reason), source: source)
         }

@@ -44,7 +44,7 @@ struct CloudCommand: ParsableCommand {
         /// What this store syncs through and where its password comes from, one line each.
         var lines: [String] {
             let savedPassword = (defaults.persistentDomain[CloudSettings.syncServerKey]).flatMap(DefaultsConversion.string)
-                .map(CloudServerCredentials.holdsPassword) ?? false
+                .map { URLPassword.isPresent(in: $0) } ?? false
             switch place.kind {
             case .folder(let folder):
                 return ["Folder:   \(folder.path) (from \(place.source))"]

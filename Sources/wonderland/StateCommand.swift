@@ -1,3 +1,4 @@
+import Defaults
 import ArgumentParser
 import Foundation
 import PropertyList
@@ -117,7 +118,7 @@ enum StateSummaryPrinter {
 
     private static func quoted(_ string: String) -> String {
         // A half-typed Sync Server address may hold a password: never print it.
-        let password = CloudServerCredentials.splitPassword(from: string)?.password
+        let password = URLPassword.split(from: string)?.password
         let string = CloudServerCredentials.redact(string, passwords: password.map { [$0] } ?? [])
         return "\"" + string.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             .replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r") + "\""

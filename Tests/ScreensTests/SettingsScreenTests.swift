@@ -244,6 +244,10 @@ struct SettingsScreenTests {
         try pilot.type("db.example.org/wonderland")
         let withoutPassword = try archive(screen)
         #expect(withoutPassword.contains(Data("postgres://alice".utf8)))
+        // The same rule as the sync server's: a password with an unencoded "/" or "@" counts too.
+        for _ in 0 ..< 80 { try pilot.press(.backspace) }
+        try pilot.type("postgres://alice:Cheshire/S@cret@db.example.org/wonderland")
+        #expect(!(try archive(screen)).contains(Data("Cheshire/S".utf8)))
     }
 
     @Test func aTitleValueIsReadOnly() throws {

@@ -347,7 +347,7 @@ struct ServerSyncTests {
             ("/home/alice/Sync", nil, nil),
         ]
         for (text, address, password) in cases {
-            let split = CloudServerCredentials.splitPassword(from: text)
+            let split = URLPassword.split(from: text)
             #expect(split?.address == address, "\(text)")
             #expect(split?.password == password, "\(text)")
         }

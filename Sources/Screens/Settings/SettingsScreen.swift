@@ -90,16 +90,11 @@ public final class SettingsScreen: Screen {
         try coder.encode(state.selectedRowID, forKey: "selectedRowID")
         coder.encode(state.scrollOffset, forKey: "scrollOffset")
         if let key = state.editingKey, let field = textField(forKey: key), !field.isSecure,
-           !Self.holdsAddressWithPassword(state.editingText) {
+           !URLPassword.isPresent(in: state.editingText) {
             try coder.encode(key, forKey: "editingKey")
             try coder.encode(state.editingText, forKey: "editingText")
             coder.encode(state.editingCursor, forKey: "editingCursor")
         }
-    }
-
-    /// `scheme://user:password@…`: what a URL's user-info looks like with a password.
-    static func holdsAddressWithPassword(_ text: String) -> Bool {
-        text.range(of: #"[A-Za-z][A-Za-z0-9+.-]*://[^/@\s]*:[^/@\s]*@"#, options: .regularExpression) != nil
     }
 
     public override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
