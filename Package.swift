@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "Defaults", targets: ["Defaults"]),
         .library(name: "BookFront", targets: ["BookFront"]),
         .library(name: "MapFront", targets: ["MapFront"]),
+        .library(name: "Cloud", targets: ["Cloud"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
