@@ -108,10 +108,17 @@ def reference_cycle():
     return _bplist([_array([1]), _array([0])])
 
 
+HOSTILE_TITLE = "Pigeon\u202Egnp.exe \x1b[31mred\x1b[0m \x07\x9b2J \x7f end"
+
+
+def hostile_place():
+    """A remembered place (Pigeon's HPLocation) whose title carries a right-to-left override,
+    escapes and C1 bytes."""
+    return {"lat": 51.5, "long": -0.12, "title": HOSTILE_TITLE}
+
+
 def controls_and_bidi(key="HPLocation"):
-    """A remembered place whose title carries a right-to-left override, escapes and C1 bytes."""
-    title = "Pigeon\u202Egnp.exe \x1b[31mred\x1b[0m \x07\x9b2J \x7f end"
-    return plistlib.dumps({key: {"lat": 51.5, "long": -0.12, "title": title}}, fmt=plistlib.FMT_BINARY)
+    return plistlib.dumps({key: hostile_place()}, fmt=plistlib.FMT_BINARY)
 
 
 def controls_xml():
