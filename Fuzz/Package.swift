@@ -15,7 +15,11 @@ let package = Package(
         .target(name: "CLibFuzzer", path: "CLibFuzzer"),
         .target(
             name: "FuzzSupport",
-            dependencies: ["CLibFuzzer", .product(name: "PropertyList", package: "wonderland")],
+            dependencies: [
+                "CLibFuzzer",
+                .product(name: "PropertyList", package: "wonderland"),
+                .product(name: "KeyedArchive", package: "wonderland"),
+            ],
             path: "Support"
         ),
         .executableTarget(
@@ -52,6 +56,38 @@ let package = Package(
         .executableTarget(
             name: "FuzzGPSDReader",
             dependencies: ["FuzzSupport", .product(name: "MapFront", package: "wonderland")]
+        ),
+        .executableTarget(
+            name: "FuzzPlistPrint",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "PropertyList", package: "wonderland"),
+                .product(name: "KeyedArchive", package: "wonderland"),
+            ]
+        ),
+        .executableTarget(
+            name: "FuzzArchivePrint",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "PropertyList", package: "wonderland"),
+                .product(name: "KeyedArchive", package: "wonderland"),
+            ]
+        ),
+        .executableTarget(
+            name: "FuzzDefaultsRoundTrip",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "Defaults", package: "wonderland"),
+                .product(name: "PropertyList", package: "wonderland"),
+            ]
+        ),
+        .executableTarget(
+            name: "FuzzChangeFile",
+            dependencies: [
+                "FuzzSupport",
+                .product(name: "Cloud", package: "wonderland"),
+                .product(name: "PropertyList", package: "wonderland"),
+            ]
         ),
         .executableTarget(
             name: "KeyedUnarchiverFuzz",

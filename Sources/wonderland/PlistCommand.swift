@@ -46,7 +46,7 @@ struct PlistCommand: ParsableCommand {
         func run() throws {
             try PlistFile.reportingFailure(of: file) {
                 let (value, _) = try PlistFile.read(file)
-                print(try PlistPrinter.render(value, limits: PlistFile.limits), terminator: "")
+                print(try PropertyListPrinter.render(value, limits: PlistFile.limits), terminator: "")
             }
         }
     }

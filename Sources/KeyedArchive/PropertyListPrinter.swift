@@ -1,5 +1,5 @@
 import Foundation
-import KeyedArchive
+
 import PropertyList
 
 /// Renders a property list as an indented tree. A keyed archive is shown resolved: objects by
@@ -8,11 +8,11 @@ import PropertyList
 ///
 /// The output is bounded whatever the file: past `maxLines` lines, `maxBytes` bytes or
 /// `ArchiveFormat.maximumDepth` levels the tree ends with a line saying where and why it stopped.
-final class PlistPrinter {
-    static let maxLines = 100_000
-    static let maxBytes = 8 << 20
+public final class PropertyListPrinter {
+    public static let maxLines = 100_000
+    public static let maxBytes = 8 << 20
 
-    private var output = PlistOutput(maxLines: maxLines, maxBytes: maxBytes)
+    private var output = PropertyListPrinterOutput(maxLines: maxLines, maxBytes: maxBytes)
     private var expanded: Set<Int> = []
     private var depth = 0
     private let contents: ArchiveContents?
@@ -22,19 +22,19 @@ final class PlistPrinter {
     private static let arrayClasses: Set<String> = ["NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSOrderedSet", "NSMutableOrderedSet"]
     private static let dictionaryClasses: Set<String> = ["NSDictionary", "NSMutableDictionary"]
 
-    static func render(_ value: PropertyListValue, limits: PropertyListLimits = .userFile) throws -> String {
-        let printer: PlistPrinter
+    public static func render(_ value: PropertyListValue, limits: PropertyListLimits = .userFile) throws -> String {
+        let printer: PropertyListPrinter
         do {
             if ArchiveContents.isKeyedArchive(value) {
                 let contents = try ArchiveContents(value, limits: limits)
-                printer = PlistPrinter(contents: contents)
+                printer = PropertyListPrinter(contents: contents)
                 try printer.printArchive(contents)
             } else {
-                printer = PlistPrinter(contents: nil)
+                printer = PropertyListPrinter(contents: nil)
                 try printer.plain(value, indent: "")
                 try printer.output.append("\n")
             }
-        } catch let stop as PlistOutput.Stopped {
+        } catch let stop as PropertyListPrinterOutput.Stopped {
             return stop.text
         }
         return printer.output.text

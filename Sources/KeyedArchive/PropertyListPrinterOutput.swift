@@ -2,7 +2,7 @@ import PropertyList
 
 /// Text with a budget of lines and bytes. Passing either ends the text with a line saying
 /// where and why it stopped, thrown as `Stopped` so the printer unwinds at once.
-struct PlistOutput {
+struct PropertyListPrinterOutput {
     let maxLines: Int
     let maxBytes: Int
     private(set) var text = ""
