@@ -107,4 +107,9 @@ static inline int wl_codeset_is_utf8(void) {
     return codeset && (strcmp(codeset, "UTF-8") == 0 || strcmp(codeset, "utf8") == 0);
 }
 
+// A file in memory (Linux): where standard error goes while curses has the screen. glibc has
+// it, but its header hides it from Swift's Glibc module.
+extern int memfd_create(const char *name, unsigned int flags);
+static inline int wl_memory_file(const char *name) { return memfd_create(name, 1 /* MFD_CLOEXEC */); }
+
 #endif

@@ -60,6 +60,7 @@ enum CrashGuard {
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { number in
                 CrashGuard.giveTerminalBack()
+                StderrCapture.end()  // after the reset, so the last words land on the main screen
                 signal(number, SIG_DFL)
                 raise(number)  // delivered when the handler returns, with the default action
             }

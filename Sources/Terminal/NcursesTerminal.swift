@@ -32,8 +32,10 @@ public final class NcursesTerminal: Terminal {
         CrashGuard.arm(terminalName: termName)
         SignalFlags.install()  // before newterm, so curses leaves SIGWINCH and SIGTSTP to us
         CrashGuard.cursesTookScreen()  // newterm already switches to the alternate screen
+        StderrCapture.begin()
         guard let screen = wl_newterm(termName), let window = wl_stdscr() else {
             CrashGuard.cursesGaveScreenBack()
+            StderrCapture.end()
             throw TerminalError.initializationFailed
         }
         self.screen = screen
@@ -187,6 +189,7 @@ public final class NcursesTerminal: Terminal {
 
     /// Sleeps in poll until stdin has bytes, a signal arrived, or the timeout passed.
     private func waitForInput(timeout: Double?) {
+        StderrCapture.trim()
         var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
         let wake = SignalFlags.wakeRead.load(ordering: .acquiring)
         if wake >= 0 { fds.append(pollfd(fd: wake, events: Int16(POLLIN), revents: 0)) }
@@ -205,12 +208,14 @@ public final class NcursesTerminal: Terminal {
         guard !isRestored else { return }
         CrashGuard.cursesGaveScreenBack()
         endwin()
+        StderrCapture.end()
         SignalFlags.stopProcess()
         // Continued by `fg`: curses mode comes back with the next refresh; the size may have
         // changed while we were stopped.
         shown = nil
         _ = resizeToWindow()
         CrashGuard.cursesTookScreen()
+        StderrCapture.begin()
         wrefresh(window)
     }
 
@@ -220,6 +225,7 @@ public final class NcursesTerminal: Terminal {
         CrashGuard.cursesGaveScreenBack()
         endwin()
         delscreen(screen)
+        StderrCapture.end()
     }
 }
 
