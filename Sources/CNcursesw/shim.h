@@ -75,13 +75,15 @@ static inline int wl_append_capability(const char *capability, char *out, int us
 }
 
 // The bytes that give terminal `name` back to the shell when the process dies without curses'
-// help: mouse reports off (when curses would have turned them on), plain attributes, normal
-// cursor and keys, the main screen. Without an alternate screen the cursor goes to a fresh
-// line instead. Returns the length written to out, 0 when terminfo does not know `name`.
+// help: CAN first (it ends an escape sequence curses may have been half-way through writing),
+// mouse reports off (when curses would have turned them on), plain attributes, normal cursor
+// and keys, the main screen. Without an alternate screen the cursor goes to a fresh line
+// instead. Returns the length written to out, 0 when terminfo does not know `name`.
 static inline int wl_reset_sequence(const char *name, char *out, int capacity) {
     int status = 0;
-    if (setupterm(name, 1, &status) != OK) return 0;
+    if (capacity < 1 || setupterm(name, 1, &status) != OK) return 0;
     int used = 0;
+    out[used++] = 0x18;
     const char *mouse = tigetstr("kmous");
     if (mouse != NULL && mouse != (const char *)-1) {
         const char *off = "\033[?1006l\033[?1003l\033[?1002l\033[?1000l";
