@@ -14,8 +14,10 @@ import Synchronization
 /// The handler puts the tty back in the modes the shell had, writes the bytes that leave the
 /// alternate screen and show the cursor, then ends the process with the signal's own default
 /// action, so the exit status (and a core dump, where the signal makes one) stays honest.
-/// Everything it touches is made in `arm`: it only calls tcsetattr, write, signal and raise,
-/// which are async-signal-safe, and allocates nothing.
+/// It also writes back what standard error said meanwhile (`StderrCapture`), so a trap's
+/// "Fatal error" line shows. Everything it touches is made beforehand; it allocates nothing
+/// and only makes async-signal-safe calls (tcsetattr, write, read, lseek, fstat, dup2, close,
+/// signal, raise).
 enum CrashGuard {
     /// Every catchable signal whose default action ends the process, except SIGINT, SIGTERM
     /// and SIGHUP (the run loop saves and quits on those) and SIGPIPE (ignored: a write to a
