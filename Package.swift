@@ -30,13 +30,15 @@ let package = Package(
             pkgConfig: "ncursesw",
             providers: [.apt(["libncursesw5-dev"])]
         ),
-        .target(name: "Terminal", dependencies: ["CNcursesw"]),
+        // What text from outside must become before a terminal or a log sees it; no dependencies.
+        .target(name: "TextSafety"),
+        .target(name: "Terminal", dependencies: ["CNcursesw", "TextSafety"]),
         .target(name: "PropertyList"),
         .target(name: "KeyedArchive", dependencies: ["PropertyList"]),
         .target(name: "FileSafety"),
         .target(name: "Defaults", dependencies: ["PropertyList", "KeyedArchive", "FileSafety"]),
-        .target(name: "Restoration", dependencies: ["PropertyList", "KeyedArchive", "FileSafety"]),
-        .target(name: "Screens", dependencies: ["Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive"]),
+        .target(name: "Restoration", dependencies: ["PropertyList", "KeyedArchive", "FileSafety", "TextSafety"]),
+        .target(name: "Screens", dependencies: ["Terminal", "TextSafety", "Restoration", "Defaults", "PropertyList", "KeyedArchive"]),
         // The synced key-value store and its backends; knows nothing of screens or fronts.
         .target(name: "Cloud", dependencies: ["PropertyList", "FileSafety", "Defaults"]),
         // The synced store's PostgreSQL backend: the only module that knows of NIO and SQL.
@@ -50,12 +52,12 @@ let package = Package(
         .target(name: "MapFront", dependencies: ["Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive"]),
         .target(name: "BookFront", dependencies: ["Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive",
                                                   .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
-        .target(name: "WonderlandApp", dependencies: ["Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive",
+        .target(name: "WonderlandApp", dependencies: ["Screens", "Terminal", "TextSafety", "Restoration", "Defaults", "PropertyList", "KeyedArchive",
                                                       "MapFront", "BookFront", "Cloud", "CloudPostgres"]),
         .executableTarget(
             name: "wonderland",
             dependencies: [
-                "WonderlandApp", "Screens", "Terminal", "PropertyList", "KeyedArchive", "Restoration", "Defaults", "Cloud", "CloudPostgres",
+                "WonderlandApp", "Screens", "Terminal", "TextSafety", "PropertyList", "KeyedArchive", "Restoration", "Defaults", "Cloud", "CloudPostgres",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -116,15 +118,15 @@ let package = Package(
         .testTarget(name: "EndToEndTests"),
         .testTarget(name: "CloudTests", dependencies: ["Cloud", "PropertyList", "Defaults"]),
         .testTarget(name: "CloudPostgresTests", dependencies: ["CloudPostgres", "Cloud", "PropertyList"]),
-        .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
-        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Terminal", "Defaults", "PropertyList"]),
+        .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TextSafety"]),
+        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Terminal", "TextSafety", "Defaults", "PropertyList"]),
         .testTarget(name: "WonderlandAppTests", dependencies: ["WonderlandApp", "BookFront", "MapFront", "Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "Cloud", "CloudPostgres"]),
         .testTarget(name: "DefaultsTests", dependencies: ["Defaults", "PropertyList", "KeyedArchive"]),
         .testTarget(name: "MapFrontTests", dependencies: ["MapFront", "Screens", "Terminal", "Defaults", "PropertyList", "KeyedArchive", "Restoration"],
                     // Read by path: gpsfake replays it.
                     exclude: ["Fixtures/paris-walk.nmea"]),
         .testTarget(name: "BookFrontTests", dependencies: ["BookFront", "Screens", "Terminal", "Defaults", "PropertyList", "KeyedArchive", "Restoration"]),
-        .testTarget(name: "RestorationTests", dependencies: ["Restoration", "PropertyList", "KeyedArchive", "FileSafety", "PropertyListTestSupport"]),
+        .testTarget(name: "RestorationTests", dependencies: ["Restoration", "PropertyList", "KeyedArchive", "FileSafety", "PropertyListTestSupport", "TextSafety"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -41,13 +41,64 @@ static inline mmask_t wl_button5_pressed(void) { return BUTTON5_PRESSED; }
 static inline mmask_t wl_report_mouse_position(void) { return REPORT_MOUSE_POSITION; }
 static inline int wl_ccharw_max(void) { return CCHARW_MAX; }
 
-// True when terminfo knows `name`. setupterm with a status pointer reports an unknown terminal
-// instead of printing and exiting the way initscr would.
-static inline int wl_terminal_is_known(const char *name) {
+// What keeps terminal `name` from showing the app, checked before curses takes the screen.
+// setupterm with a status pointer reports an unknown terminal instead of printing and exiting
+// the way initscr would; a generic type (dumb) or a hardcopy one has no cursor addressing.
+#define WL_TERMINAL_USABLE 0
+#define WL_TERMINAL_UNKNOWN 1
+#define WL_TERMINAL_HARDCOPY 2
+#define WL_TERMINAL_NO_CURSOR_ADDRESSING 3
+static inline int wl_terminal_problem(const char *name) {
     int status = 0;
-    if (setupterm(name, 1, &status) != OK) return 0;
+    if (setupterm(name, 1, &status) != OK) return WL_TERMINAL_UNKNOWN;
+    const char *address = tigetstr("cup");
+    int problem = WL_TERMINAL_USABLE;
+    if (tigetflag("hc") > 0) problem = WL_TERMINAL_HARDCOPY;
+    else if (tigetflag("gn") > 0 || address == NULL || address == (const char *)-1) problem = WL_TERMINAL_NO_CURSOR_ADDRESSING;
     del_curterm(cur_term);
-    return 1;
+    return problem;
+}
+
+// Appends terminfo string `capability` to out (padding such as $<5> removed: there is no
+// tputs in a signal handler). Returns the new length.
+static inline int wl_append_capability(const char *capability, char *out, int used, int capacity) {
+    const char *value = tigetstr(capability);
+    if (value == NULL || value == (const char *)-1) return used;
+    for (const char *p = value; *p != 0 && used < capacity; p++) {
+        if (p[0] == '$' && p[1] == '<') {
+            const char *end = strchr(p, '>');
+            if (end != NULL) { p = end; continue; }
+        }
+        out[used++] = *p;
+    }
+    return used;
+}
+
+// The bytes that give terminal `name` back to the shell when the process dies without curses'
+// help: CAN first (it ends an escape sequence curses may have been half-way through writing),
+// mouse reports off (when curses would have turned them on), plain attributes, normal cursor
+// and keys, the main screen. Without an alternate screen the cursor goes to a fresh line
+// instead. Returns the length written to out, 0 when terminfo does not know `name`.
+static inline int wl_reset_sequence(const char *name, char *out, int capacity) {
+    int status = 0;
+    if (capacity < 1 || setupterm(name, 1, &status) != OK) return 0;
+    int used = 0;
+    out[used++] = 0x18;
+    const char *mouse = tigetstr("kmous");
+    if (mouse != NULL && mouse != (const char *)-1) {
+        const char *off = "\033[?1006l\033[?1003l\033[?1002l\033[?1000l";
+        for (const char *p = off; *p != 0 && used < capacity; p++) out[used++] = *p;
+    }
+    used = wl_append_capability("sgr0", out, used, capacity);
+    used = wl_append_capability("cnorm", out, used, capacity);
+    used = wl_append_capability("rmkx", out, used, capacity);
+    int before = used;
+    used = wl_append_capability("rmcup", out, used, capacity);
+    if (used == before) {
+        for (const char *p = "\r\n"; *p != 0 && used < capacity; p++) out[used++] = *p;
+    }
+    del_curterm(cur_term);
+    return used;
 }
 
 // newterm on the process's own stdin/stdout (C's stdio globals are off limits to Swift 6).
@@ -57,5 +108,10 @@ static inline int wl_codeset_is_utf8(void) {
     const char *codeset = nl_langinfo(CODESET);
     return codeset && (strcmp(codeset, "UTF-8") == 0 || strcmp(codeset, "utf8") == 0);
 }
+
+// A file in memory (Linux): where standard error goes while curses has the screen. glibc has
+// it, but its header hides it from Swift's Glibc module.
+extern int memfd_create(const char *name, unsigned int flags);
+static inline int wl_memory_file(const char *name) { return memfd_create(name, 1 /* MFD_CLOEXEC */); }
 
 #endif

@@ -1,5 +1,6 @@
 import FileSafety
 import Foundation
+import TextSafety
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -65,10 +66,13 @@ public struct RestorationFiles: Sendable {
 
     /// Appends lines to the log, each stamped, with one O_APPEND write (no fsync: a log line is
     /// not worth milliseconds of every launch). Past about 64 KB the oldest half is dropped.
+    /// Lines quote archives and errors, so each is bounded and made visible first: a 1 MB
+    /// class name stays one short line, and a line break or escape in it cannot forge another
+    /// entry or reach the terminal of whoever reads the log.
     public func appendLog(_ lines: [String], now: Date = Date()) {
         guard !lines.isEmpty, (try? AtomicFile.makeFolder(folder)) != nil else { return }
         let stamp = now.formatted(.iso8601)
-        let entry = lines.map { "\(stamp) \($0)\n" }.joined()
+        let entry = lines.map { "\(stamp) \(SafeText.visible(SafeText.bounded($0, to: SafeText.lineLimit)))\n" }.joined()
         var size = stat()
         if stat(log.path, &size) == 0, size.st_size > 64 * 1024 {
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""

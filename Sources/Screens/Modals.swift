@@ -1,14 +1,22 @@
 import KeyedArchive
 import Terminal
+import TextSafety
 
 /// A screen presented over everything, ending with a typed result handed to `completion`.
 open class ModalScreen<Result>: Screen {
     public var completion: ((Result) -> Void)?
-    /// The message under the title, wrapped to the box.
-    public var message: String
+    /// The message under the title, wrapped to the box. Messages quote input (a title, a path,
+    /// an error from a server), so it is bounded whenever it is set: each line to
+    /// `SafeText.messageLimit` characters, and no more lines than a box could ever show.
+    public var message: String {
+        didSet { message = Self.bounded(message: message) }
+    }
+
+    /// Lines of a message kept: a box taller than this would not fit a usual terminal anyway.
+    static var messageLines: Int { 12 }
 
     public init(title: String, message: String, restorationIdentifier: String? = nil, completion: ((Result) -> Void)? = nil) {
-        self.message = message
+        self.message = Self.bounded(message: message)
         self.completion = completion
         super.init(title: title, restorationIdentifier: restorationIdentifier)
     }
@@ -34,6 +42,12 @@ open class ModalScreen<Result>: Screen {
             box.write(line, x: 2, y: row + 1)
         }
         drawControls(in: box.subcanvas(Rect(x: 2, y: wrapped.count + 2, width: width - 4, height: extraRows)))
+    }
+
+    static func bounded(message: String) -> String {
+        let lines = message.split(separator: "\n", maxSplits: messageLines, omittingEmptySubsequences: false)
+        let kept = lines.prefix(messageLines).map { SafeText.bounded($0) }
+        return (kept + (lines.count > messageLines ? ["…"] : [])).joined(separator: "\n")
     }
 
     /// Draws the text field or the buttons, below the message.

@@ -1,3 +1,5 @@
+import TextSafety
+
 /// One terminal cell: a grapheme cluster and its style. The right half of a two-column character
 /// is a continuation cell, so that the grid stays a plain rectangle.
 public struct Cell: Hashable, Sendable {
@@ -35,24 +37,22 @@ public struct CellBuffer: Hashable, Sendable {
     }
 
     /// Writes `text` starting at `point`, never outside `clip` (the whole buffer by default).
-    /// Returns the number of columns advanced. Control characters are shown as `�` so that no
-    /// byte from a file can move the real terminal's cursor.
+    /// Returns the number of columns advanced. Every string any screen draws passes here, so
+    /// this is where text from outside is made safe: controls, line breaks and bidirectional
+    /// overrides become their one-column stand-ins (`SafeText.standIn`), and no byte from a
+    /// file can move the real terminal's cursor or reorder what is shown.
     @discardableResult
     public mutating func write(_ text: String, at point: Point, style: Style = .plain, clip: Rect? = nil) -> Int {
         let area = (clip ?? bounds).intersection(bounds)
         guard point.y >= area.y, point.y < area.maxY else { return 0 }
         var x = point.x
         for character in text {
-            var grapheme = String(character)
-            var width = DisplayWidth.of(character)
+            let shown = SafeText.standIn(for: character) ?? character
+            let grapheme = String(shown)
+            let width = DisplayWidth.of(shown)
             if width == 0 {
-                if let scalar = character.unicodeScalars.first, scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) {
-                    grapheme = "\u{FFFD}"
-                    width = 1
-                } else {
-                    attachToPreviousCell(grapheme, before: x, y: point.y, area: area)
-                    continue
-                }
+                attachToPreviousCell(grapheme, before: x, y: point.y, area: area)
+                continue
             }
             if x >= area.maxX { break }
             if x >= area.x {

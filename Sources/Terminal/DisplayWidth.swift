@@ -1,3 +1,5 @@
+import TextSafety
+
 /// The one display-width function of the app: how many terminal columns a piece of text takes.
 ///
 /// Every layout decision (truncation, wrapping, the cursor in an editor, centring) goes through
@@ -5,12 +7,14 @@
 /// way everywhere. Width is decided per grapheme cluster (a Swift `Character`): a base letter
 /// with combining marks is one column, an emoji with modifiers or a flag is two.
 public enum DisplayWidth {
-    /// Columns taken by one grapheme cluster: 0, 1 or 2.
+    /// Columns taken by one grapheme cluster: 0, 1 or 2. A control, line break or bidi
+    /// override counts as the one-column stand-in the cell buffer draws for it, so layout and
+    /// drawing agree about text from outside.
     public static func of(_ character: Character) -> Int {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
-        if first.value < 0x20 || (first.value >= 0x7F && first.value < 0xA0) { return 0 }
-        if first.value < 0x300 { return 1 }  // fast path: Latin text
+        if first.value < 0x300 { return 1 }  // fast path: Latin text, and the C0/C1 stand-ins
+        if SafeText.standIn(for: character) != nil { return 1 }
         if isZeroWidth(first) { return 0 }
         if isWide(first) { return 2 }
         // A text-default symbol followed by VS16 asks for emoji presentation, which is two wide.
@@ -26,19 +30,24 @@ public enum DisplayWidth {
     }
 
     /// The longest prefix of `text` that fits in `columns`, with an ellipsis when it was cut.
+    /// Stops reading at the first character that does not fit, so cutting a huge message to a
+    /// status line costs what is shown, not the message's length.
     public static func truncate(_ text: String, to columns: Int, ellipsis: String = "…") -> String {
         guard columns > 0 else { return "" }
-        if of(text) <= columns { return text }
         let room = columns - of(ellipsis)
-        guard room >= 0 else { return String(repeating: ".", count: columns) }
-        var result = "", used = 0
-        for character in text {
-            let w = of(character)
-            if used + w > room { break }
-            result.append(character)
+        var used = 0
+        var index = text.startIndex, endWithEllipsis = text.startIndex
+        while index < text.endIndex {
+            let w = of(text[index])
+            if used + w > columns {
+                guard room >= 0 else { return String(repeating: ".", count: columns) }
+                return String(text[..<endWithEllipsis]) + ellipsis
+            }
             used += w
+            index = text.index(after: index)
+            if used <= room { endWithEllipsis = index }
         }
-        return result + ellipsis
+        return text
     }
 
     /// `text` padded with spaces (or cut) to exactly `columns`.

@@ -15,18 +15,27 @@ public final class NcursesTerminal: Terminal {
     private var queued: [Event] = []
 
     /// Starts curses mode. Fails, leaving the terminal untouched, when stdin/stdout is not a
-    /// terminal or TERM names a terminal the system does not know.
+    /// terminal, or TERM names a terminal the system does not know or one that cannot show a
+    /// full screen (no cursor addressing: dumb, a hardcopy terminal).
     public init(environment: [String: String]) throws {
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw TerminalError.notATerminal }
         setlocale(LC_ALL, "")
         let termName = environment["TERM"] ?? ""
-        guard !termName.isEmpty, wl_terminal_is_known(termName) == 1 else {
-            throw TerminalError.unknownTerminalType(termName)
+        guard !termName.isEmpty else { throw TerminalError.unknownTerminalType(termName) }
+        switch wl_terminal_problem(termName) {
+        case WL_TERMINAL_USABLE: break
+        case WL_TERMINAL_HARDCOPY: throw TerminalError.unsuitableTerminal(termName, missing: "screen (it is a hardcopy terminal)")
+        case WL_TERMINAL_NO_CURSOR_ADDRESSING: throw TerminalError.unsuitableTerminal(termName, missing: "cursor addressing")
+        default: throw TerminalError.unknownTerminalType(termName)
         }
 
-        CrashGuard.arm()
+        CrashGuard.arm(terminalName: termName)
         SignalFlags.install()  // before newterm, so curses leaves SIGWINCH and SIGTSTP to us
+        CrashGuard.cursesTookScreen()  // newterm already switches to the alternate screen
+        StderrCapture.begin()
         guard let screen = wl_newterm(termName), let window = wl_stdscr() else {
+            CrashGuard.cursesGaveScreenBack()
+            StderrCapture.end()
             throw TerminalError.initializationFailed
         }
         self.screen = screen
@@ -180,32 +189,43 @@ public final class NcursesTerminal: Terminal {
 
     /// Sleeps in poll until stdin has bytes, a signal arrived, or the timeout passed.
     private func waitForInput(timeout: Double?) {
+        StderrCapture.trim()
         var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
         let wake = SignalFlags.wakeRead.load(ordering: .acquiring)
         if wake >= 0 { fds.append(pollfd(fd: wake, events: Int16(POLLIN), revents: 0)) }
         let milliseconds = timeout.map { Int32(max(0, min($0 * 1000, 86_400_000))) } ?? -1
         _ = poll(&fds, nfds_t(fds.count), milliseconds)
         if fds.count > 1 && fds[1].revents != 0 { SignalFlags.drainWakePipe() }
+        // A terminal that went away without a SIGHUP reaching us (the app was not in its
+        // foreground group) would otherwise wake this poll at once, forever: take it as a
+        // hangup, so the app saves and quits.
+        if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { SignalFlags.record(SignalFlags.hangup) }
     }
 
     // MARK: leaving
 
     public func suspend() {
         guard !isRestored else { return }
+        CrashGuard.cursesGaveScreenBack()
         endwin()
+        StderrCapture.end()
         SignalFlags.stopProcess()
         // Continued by `fg`: curses mode comes back with the next refresh; the size may have
         // changed while we were stopped.
         shown = nil
         _ = resizeToWindow()
+        CrashGuard.cursesTookScreen()
+        StderrCapture.begin()
         wrefresh(window)
     }
 
     public func restore() {
         guard !isRestored else { return }
         isRestored = true
+        CrashGuard.cursesGaveScreenBack()
         endwin()
         delscreen(screen)
+        StderrCapture.end()
     }
 }
 

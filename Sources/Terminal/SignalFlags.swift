@@ -26,6 +26,9 @@ enum SignalFlags {
 
     static func take() -> UInt32 { pending.exchange(0, ordering: .acquiringAndReleasing) }
 
+    /// Records a signal's bit as its handler would, for what the loop learns another way.
+    static func record(_ bit: UInt32) { pending.bitwiseOr(bit, ordering: .acquiringAndReleasing) }
+
     static func install() {
         var fds: [Int32] = [0, 0]
         if pipe(&fds) == 0 {
@@ -48,7 +51,9 @@ enum SignalFlags {
         handle(SIGTSTP, flag: suspend)
         handle(SIGCONT, flag: resume)
         handle(SIGWINCH, flag: resize)
-        signal(SIGPIPE, SIG_IGN)  // a closed terminal must give EPIPE, not kill us before we save
+        // A closed terminal or socket must give EPIPE, not end the app before it saves (see
+        // CrashGuard for the other signals that would end it).
+        signal(SIGPIPE, SIG_IGN)
     }
 
     /// Empties the wake-up pipe after the loop woke from it.

@@ -2,6 +2,7 @@ import Defaults
 import Restoration
 import Screens
 import Terminal
+import TextSafety
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -79,8 +80,10 @@ public enum AppRunner {
 
     static func printError(_ error: Error) { printError("\(error)") }
 
+    /// One line on standard error, bounded and with no byte that could steer the terminal:
+    /// the message may quote a path, a server's words or an archive.
     static func printError(_ message: String) {
-        var line = "wonderland: \(message)\n"
+        var line = "wonderland: \(SafeText.visible(SafeText.bounded(message, to: SafeText.lineLimit)))\n"
         line.withUTF8 { _ = write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 }

@@ -3,6 +3,7 @@ import ArgumentParser
 import Foundation
 import PropertyList
 import Restoration
+import TextSafety
 import WonderlandApp
 
 /// `wonderland state`: what the app will come back to, where it is kept, and a way to start
@@ -54,7 +55,7 @@ struct StateCommand: ParsableCommand {
             do {
                 if let data = try files.readArchive() {
                     let summary = try RootScreen.restorationEngine().describe(data)
-                    print(StateSummaryPrinter.render(summary, bytes: data.count), terminator: "")
+                    printVisibly(StateSummaryPrinter.render(summary, bytes: data.count))
                 } else {
                     print("  nothing saved yet")
                 }
@@ -66,9 +67,17 @@ struct StateCommand: ParsableCommand {
             let log = files.readLog()
             if !log.isEmpty {
                 print("\nRecent restoration log (\(files.log.path)):")
-                for line in log.suffix(max(0, logLines)) { print("  \(line)") }
+                for line in log.suffix(max(0, logLines)) { printVisibly("  \(line)\n") }
             }
             if failed { throw ExitCode.failure }
+        }
+
+        /// The archive and the log quote what an archive held (paths, class names, keys): each
+        /// line is bounded and its controls made visible before it reaches the terminal.
+        private func printVisibly(_ text: String) {
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast() {
+                print(SafeText.visible(SafeText.bounded(line, to: SafeText.lineLimit)))
+            }
         }
     }
 }

@@ -115,7 +115,7 @@ struct PagerScreenTests {
 
     @Test func controlCharactersInTheTextAreShownHarmlessly() {
         let (pilot, _) = pilot("bell\u{7} esc\u{1B}[2J tab\tend\r\nnext")
-        #expect(pilot.content[0] == " bell\u{FFFD} esc\u{FFFD}[2J tab\u{FFFD}end")
+        #expect(pilot.content[0] == " bell␇ esc␛[2J tab␉end")
         #expect(pilot.content[1] == " next")
     }
 }

@@ -81,13 +81,13 @@ struct CellBufferTests {
         #expect(wide[1, 0].isContinuation)
     }
 
-    @Test func controlCharactersBecomeReplacementCharacters() {
+    @Test func controlCharactersBecomeControlPictures() {
         var b = buffer(12)
         #expect(b.write("a\u{7}b\u{1B}[2Jc\td", at: Point(x: 0, y: 0)) == 10)
-        #expect(b.lines == ["a\u{FFFD}b\u{FFFD}[2Jc\u{FFFD}d"])
+        #expect(b.lines == ["a␇b␛[2Jc␉d"])
         var crlf = buffer(4)
         crlf.write("x\r\ny", at: Point(x: 0, y: 0))
-        #expect(crlf.lines == ["x\u{FFFD}y"])
+        #expect(crlf.lines == ["x␤y"])
         #expect(!b.cells.contains { $0.text.unicodeScalars.contains { $0.value < 0x20 } })
     }
 

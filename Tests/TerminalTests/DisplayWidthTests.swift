@@ -6,7 +6,9 @@ struct DisplayWidthTests {
     @Test("columns of one grapheme", arguments: [
         ("a", 1), ("~", 1), ("世", 2), ("界", 2), ("🙂", 2), ("🇫🇷", 2), ("e\u{301}", 1), ("é", 1),
         ("❤\u{FE0F}", 2), ("❤", 1), ("\u{28FF}", 1), ("\u{2801}", 1), ("👍🏽", 2), ("한", 2), ("ｱ", 1),
-        ("\u{7}", 0), ("\t", 0), ("\u{1B}", 0), ("\u{7F}", 0), ("\u{85}", 0), ("\r\n", 0), ("\u{200B}", 0),
+        // Controls, line breaks and bidi overrides count as the one-column stand-in drawn for them.
+        ("\u{7}", 1), ("\t", 1), ("\u{1B}", 1), ("\u{7F}", 1), ("\u{85}", 1), ("\r\n", 1), ("\u{202E}", 1),
+        ("\u{2067}", 1), ("\u{200F}", 1), ("\u{200B}", 0),
     ] as [(String, Int)])
     func graphemeWidth(_ text: String, _ expected: Int) {
         #expect(text.count == 1, "test data must be one grapheme: \(text.unicodeScalars.map(\.value))")
@@ -19,7 +21,7 @@ struct DisplayWidthTests {
         #expect(DisplayWidth.of("Hello, 世界 🙂!") == 15)
         #expect(DisplayWidth.of("cafe\u{301}") == 4)
         #expect(DisplayWidth.of("🇫🇷🇩🇪") == 4)
-        #expect(DisplayWidth.of("a\u{7}b") == 2)
+        #expect(DisplayWidth.of("a\u{7}b") == 3)
         #expect(DisplayWidth.of("") == 0)
     }
 
