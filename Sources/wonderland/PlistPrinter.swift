@@ -81,7 +81,7 @@ final class PlistPrinter {
         case .integer(let number): String(number)
         case .real(let number): String(number)
         case .boolean(let flag): flag ? "true" : "false"
-        case .date(let date): date.description
+        case .date(let date): dateText(date.timeIntervalSinceReferenceDate)
         case .data(let bytes): dataSummary(bytes)
         case .uid(let uid): "UID(\(uid))"
         case .array, .dictionary: ""
@@ -159,10 +159,15 @@ final class PlistPrinter {
         switch fields["NS.string"] ?? fields["NS.data"] ?? fields["NS.time"] {
         case .string(let text)?: return quoted(text)
         case .data(let bytes)?: return dataSummary(bytes)
-        case .real(let seconds)?: return Date(timeIntervalSinceReferenceDate: seconds).description
-        case .integer(let seconds)?: return Date(timeIntervalSinceReferenceDate: Double(seconds)).description
+        case .real(let seconds)?: return dateText(seconds)
+        case .integer(let seconds)?: return dateText(Double(seconds))
         default: return "\(className) (malformed)"
         }
+    }
+
+    /// Foundation traps describing a NaN date, which a binary plist may well hold.
+    private func dateText(_ secondsSince2001: Double) -> String {
+        secondsSince2001.isNaN ? "date NaN" : Date(timeIntervalSinceReferenceDate: secondsSince2001).description
     }
 
     private func nested(_ body: () throws -> Void) throws {
