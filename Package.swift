@@ -108,15 +108,17 @@ let package = Package(
             dependencies: ["Cloud", "PropertyList"],
             path: "Benchmarks/bench-cloud-merge"
         ),
-        .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"], resources: [.copy("Crafted")]),
-        .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive", "PropertyList"]),
+        // Hostile files built byte by byte, shared by the tests of the readers and of `wonderland plist`.
+        .target(name: "PropertyListTestSupport", path: "Tests/PropertyListTestSupport"),
+        .testTarget(name: "PropertyListTests", dependencies: ["PropertyList", "PropertyListTestSupport"], resources: [.copy("Crafted")]),
+        .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive", "PropertyList", "PropertyListTestSupport"]),
         .testTarget(name: "EndToEndTests"),
         .testTarget(name: "CloudTests", dependencies: ["Cloud", "PropertyList", "Defaults"]),
         .testTarget(name: "CloudPostgresTests", dependencies: ["CloudPostgres", "Cloud", "PropertyList"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal"]),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "Terminal", "Defaults", "PropertyList"]),
         .testTarget(name: "WonderlandAppTests", dependencies: ["WonderlandApp", "BookFront", "MapFront", "Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "Cloud", "CloudPostgres"]),
-        .testTarget(name: "DefaultsTests", dependencies: ["Defaults", "PropertyList", "KeyedArchive", "FileSafety"]),
+        .testTarget(name: "DefaultsTests", dependencies: ["Defaults", "PropertyList", "KeyedArchive", "FileSafety", "PropertyListTestSupport"]),
         .testTarget(name: "FileSafetyTests", dependencies: ["FileSafety"]),
         .testTarget(name: "MapFrontTests", dependencies: ["MapFront", "Screens", "Terminal", "Defaults", "PropertyList", "KeyedArchive", "Restoration"],
                     // Read by path: gpsfake replays it.

@@ -62,7 +62,7 @@ struct DefaultsFile {
         }
         if bytes.isEmpty { return .corrupt("it is empty") }
         do {
-            guard case .dictionary(let values) = try PropertyListReader.value(from: bytes) else {
+            guard case .dictionary(let values) = try PropertyListReader.value(from: bytes, limits: .defaults) else {
                 return .corrupt("it does not hold a dictionary")
             }
             let (kept, problems) = DefaultsStorability.partition(values)
@@ -105,6 +105,10 @@ struct DefaultsFile {
     /// `AtomicFile.write`). Returns the new file's stamp.
     @discardableResult
     func write(_ values: [String: PropertyListValue]) throws -> Stamp? {
+        // What the next read would refuse is not written: it would be moved aside as unreadable.
+        do { try PropertyListLimits.defaults.check(.dictionary(values)) } catch {
+            throw FileError(description: "cannot save \(url.path): the settings would be too big to read back (\(error))")
+        }
         let bytes = try PropertyListSerializer.data(from: .dictionary(values), format: .xml)
         // A file over the limit would be refused, and moved aside, by the next read.
         guard bytes.count <= FileLimit.defaults.bytes else {

@@ -162,7 +162,7 @@ public final class DefaultsStore: PreferenceStore {
     /// file cannot hold are left out, as `set` leaves them out.
     public func setPersistentDomain(_ values: [String: PropertyListValue]) {
         let (values, problems) = DefaultsStorability.partition(values)
-        warnings += problems.map { "Not saved: \($0), which the settings file cannot hold." }
+        warnings += problems.map(DefaultsStorability.refusal(for:))
         let old = domains
         let now = options.clock()
         for key in Set(domains.persistent.keys).union(values.keys) {

@@ -147,7 +147,7 @@ struct DefaultsCommand: ParsableCommand {
                 throw DefaultsCommand.fail("cannot read \(file == "-" ? "stdin" : file): \(error.predicate)")
             }
             let value: PropertyListValue
-            do { value = try PropertyListReader.value(from: data) } catch {
+            do { value = try PropertyListReader.value(from: data, limits: .defaults) } catch {
                 throw DefaultsCommand.fail("\(file) is not a property list: \(error)")
             }
             guard case .dictionary(let values) = value else {

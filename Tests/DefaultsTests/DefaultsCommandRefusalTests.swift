@@ -57,11 +57,10 @@ import PropertyList
             #expect(!refused.stderr.contains(Self.password))
 
             let withNaN = home.appendingPathComponent("nan.plist")
-            try PropertyListSerializer.data(from: .dictionary(["WLWhen": .date(Date(timeIntervalSinceReferenceDate: .nan))]), format: .binary)
-                .write(to: withNaN)
+            try nanDatePlist([:]).write(to: withNaN)
             let nan = try wonderlandDefaults(home, ["import", withNaN.path])
             #expect(nan.status == 1)
-            #expect(nan.stderr.contains("WLWhen was not saved: it holds a date that is not a number (NaN)"))
+            #expect(nan.stderr.contains("Not saved: the date is not a number (nan) at WLWhen, which the settings file cannot hold."))
             #expect(try fileContents(defaultsFile(in: home)) == ["title": "before"])
         }
     }
@@ -80,13 +79,12 @@ import PropertyList
         try withConfigHome { home in
             let file = defaultsFile(in: home)
             try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            let original = try PropertyListSerializer.data(
-                from: .dictionary(["WLWhen": .date(Date(timeIntervalSinceReferenceDate: .nan)), "HPMapType": 2]), format: .binary)
+            let original = nanDatePlist(["HPMapType": 2])
             try original.write(to: file)
             let run = try wonderlandDefaults(home, ["read"])
             #expect(run.status == 0)
             #expect(run.stdout == "{\n    HPMapType = 2;\n}\n")
-            #expect(run.stderr.contains("a date that is not a number (NaN)"))
+            #expect(run.stderr.contains("the date is not a number (nan) at WLWhen"))
             let folder = file.deletingLastPathComponent()
             let aside = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasPrefix("defaults.plist.corrupt-") })
             #expect(try Data(contentsOf: folder.appendingPathComponent(aside)) == original)

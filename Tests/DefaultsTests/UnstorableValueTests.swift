@@ -3,6 +3,7 @@ import Testing
 import Defaults
 import FileSafety
 import PropertyList
+import PropertyListTestSupport
 
 /// Values the defaults file cannot hold (its XML form has no NaN date, no year 10000) are
 /// refused where they come in, and left out, original kept, when a file from another tool
@@ -11,10 +12,11 @@ import PropertyList
     static let nanDate = PropertyListValue.date(Date(timeIntervalSinceReferenceDate: .nan))
     static let farFuture = PropertyListValue.date(Date(timeIntervalSinceReferenceDate: 1e13))
 
-    /// A binary plist, the kind another tool may leave in place of the XML the app writes.
-    func writeBinary(_ values: [String: PropertyListValue], to url: URL) throws -> Data {
+    /// A binary plist holding a NaN date under WLWhen beside `others`, as a tool that writes any
+    /// double as a date leaves it (our writers refuse to).
+    func writeBinaryWithNaNDate(_ others: [String: PropertyListValue], to url: URL) throws -> Data {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let data = try PropertyListSerializer.data(from: .dictionary(values), format: .binary)
+        let data = nanDatePlist(others)
         try data.write(to: url)
         return data
     }
@@ -28,22 +30,22 @@ import PropertyList
     /// By name: a NaN date cannot even be described (Foundation traps), so the test's
     /// arguments are names rather than values.
     static let unstorable: [String: (value: PropertyListValue, problem: String)] = [
-        "NaN date": (nanDate, "a date that is not a number (NaN)"),
-        "infinite date": (.date(Date(timeIntervalSinceReferenceDate: .infinity)), "an infinite date"),
-        "year 300000": (farFuture, "a date outside years 0...9999"),
-        "nested NaN date": (.array([.string("fine"), .dictionary(["when": nanDate])]), "a date that is not a number (NaN)"),
-        "huge UID": (.uid(.max), "a value the XML form cannot write (UID 18446744073709551615 does not fit an XML <integer>)"),
+        "NaN date": (nanDate, "the date is not a number (nan) at k"),
+        "infinite date": (.date(Date(timeIntervalSinceReferenceDate: .infinity)), "the date is infinite (inf) at k"),
+        "year 300000": (farFuture, "the date 10000000000000.0 seconds from 2001 lies outside years 0...9999 at k"),
+        "nested NaN date": (.array([.string("fine"), .dictionary(["when": nanDate])]), "the date is not a number (nan) at k[1].when"),
+        "huge UID": (.uid(.max), "the UID 18446744073709551615 does not fit a signed 64-bit integer at k"),
     ]
 
-    @Test("what the XML form cannot write is named in words", arguments: unstorable.keys.sorted())
+    @Test("what the file cannot hold is named in words, with where it is", arguments: unstorable.keys.sorted())
     func problems(_ name: String) throws {
         let (value, expected) = try #require(Self.unstorable[name])
-        #expect(DefaultsStorability.problem(with: value) == expected)
+        #expect(DefaultsStorability.problem(forKey: "k", value: value) == expected)
     }
 
     @Test func valuesTheFileHoldsHaveNoProblem() {
         for value: PropertyListValue in [.real(.nan), .real(-.infinity), .date(Date(timeIntervalSince1970: 0)), .string(""), .data(Data())] {
-            #expect(DefaultsStorability.problem(with: value) == nil)
+            #expect(DefaultsStorability.problem(forKey: "k", value: value) == nil)
         }
     }
 
@@ -55,8 +57,8 @@ import PropertyList
             store.set("kept", forKey: "title")
             #expect(store.persistentDomain == ["title": "kept"])
             #expect(store.takeStartupWarnings() == [
-                "WLWhen was not saved: it holds a date that is not a number (NaN), which the settings file cannot hold.",
-                "WLLater was not saved: it holds a date outside years 0...9999, which the settings file cannot hold.",
+                "Not saved: the date is not a number (nan) at WLWhen, which the settings file cannot hold.",
+                "Not saved: the date 10000000000000.0 seconds from 2001 lies outside years 0...9999 at WLLater, which the settings file cannot hold.",
             ])
             try store.flush()
             store.set(2, forKey: "HPMapType")
@@ -71,20 +73,20 @@ import PropertyList
             store.setPersistentDomain(["WLWhen": Self.nanDate, "title": "kept"])
             try store.flush()
             #expect(try fileContents(defaultsFile(in: home)) == ["title": "kept"])
-            #expect(store.takeStartupWarnings().first?.contains("WLWhen: a date that is not a number (NaN)") == true)
+            #expect(store.takeStartupWarnings().first?.contains("the date is not a number (nan) at WLWhen") == true)
         }
     }
 
     @Test func aFileHoldingANaNDateLoadsWithoutItKeepsTheOriginalAndSavesAgain() throws {
         try withConfigHome { home in
             let file = defaultsFile(in: home)
-            let original = try writeBinary(["WLWhen": Self.nanDate, "title": "kept", "HPMapType": 2], to: file)
+            let original = try writeBinaryWithNaNDate(["title": "kept", "HPMapType": 2], to: file)
 
             let store = makeStore(home)
             #expect(store.persistentDomain == ["title": "kept", "HPMapType": 2])
             let warnings = store.takeStartupWarnings()
             #expect(warnings.count == 1)
-            #expect(warnings.first?.contains("WLWhen: a date that is not a number (NaN)") == true)
+            #expect(warnings.first?.contains("the date is not a number (nan) at WLWhen") == true)
             // The original, byte for byte, beside the file; the file itself holds the rest, as XML.
             let aside = try asideFiles(home)
             #expect(aside.count == 1)
@@ -108,7 +110,7 @@ import PropertyList
             let store = makeStore(home, watch: true, inotify: false)
             store.set("mine", forKey: "title")
             try store.flush()
-            let original = try writeBinary(["WLWhen": Self.nanDate, "title": "theirs"], to: file)
+            let original = try writeBinaryWithNaNDate(["title": "theirs"], to: file)
             store.processExternalChanges()
             #expect(store.persistentDomain == ["title": "theirs"])
             #expect(try Data(contentsOf: try #require(try asideFiles(home).first)) == original)
@@ -124,11 +126,11 @@ import PropertyList
             let store = makeStore(home, watch: false)
             store.set("mine", forKey: "title")
             // Replaced behind the store's back, between its read and its save.
-            let original = try writeBinary(["WLWhen": Self.nanDate, "other": "theirs"], to: file)
+            let original = try writeBinaryWithNaNDate(["other": "theirs"], to: file)
             try store.flush()
             #expect(try fileContents(file) == ["title": "mine", "other": "theirs"])
             #expect(try Data(contentsOf: try #require(try asideFiles(home).first)) == original)
-            #expect(store.takeStartupWarnings().contains { $0.contains("a date that is not a number (NaN)") })
+            #expect(store.takeStartupWarnings().contains { $0.contains("the date is not a number (nan) at WLWhen") })
         }
     }
 
@@ -172,4 +174,21 @@ import PropertyList
             #expect(try fileContents(defaultsFile(in: home)) == ["title": "small"])
         }
     }
+}
+
+/// `{ WLWhen = <date NaN>; …others }` as `bplist00`; `others` are short ASCII strings and
+/// integers below 256.
+func nanDatePlist(_ others: [String: PropertyListValue]) -> Data {
+    let entries = [("WLWhen", [0x33] + CraftedBinary.bigEndian(Double.nan.bitPattern, size: 8))]
+        + others.keys.sorted().map { key -> (String, [UInt8]) in
+            switch others[key]! {
+            case .string(let text): (key, [0x50 | UInt8(text.utf8.count)] + Array(text.utf8))
+            case .integer(let number): (key, [0x10, UInt8(number)])
+            default: preconditionFailure("only short strings and small integers")
+            }
+        }
+    let count = entries.count
+    let dictionary = [0xD0 | UInt8(count)] + (1 ... 2 * count).map { UInt8($0) }
+    let keys = entries.map { [0x50 | UInt8($0.0.utf8.count)] + Array($0.0.utf8) }
+    return CraftedBinary.file([dictionary] + keys + entries.map(\.1))
 }

@@ -145,11 +145,11 @@ struct HostileFileJourneyTests {
         // the app's own reader says so), which `plist print` shows without trapping.
         let print = try Self.run(home.url, "plist", "print", defaults.path)
         #expect(print.status == 0)
-        #expect(print.output.contains("WLWhen") && print.output.contains("date NaN") && print.output.contains("\"kept\""), "\(print.output)")
+        #expect(print.output.contains("WLWhen") && print.output.contains("invalid date (nan)") && print.output.contains("\"kept\""), "\(print.output)")
 
         let read = try Self.run(home.url, "defaults", "read")
         #expect(read.status == 0)
-        #expect(read.output.contains("WLWhen: a date that is not a number (NaN)"), "\(read.output)")
+        #expect(read.output.contains("the date is not a number (nan) at WLWhen"), "\(read.output)")
         #expect(read.output.hasSuffix("{\n    title = kept;\n}\n"), "\(read.output)")
         let aside = try #require(try Self.movedAside(in: config, "defaults.plist.corrupt-").first)
         #expect(try Data(contentsOf: aside) == Self.nanDatePlist)
