@@ -43,21 +43,21 @@ let package = Package(
         .target(name: "Cloud", dependencies: ["PropertyList", "FileSafety", "Defaults"]),
         // The synced store's PostgreSQL backend: the only module that knows of NIO and SQL.
         .target(name: "CloudPostgres", dependencies: [
-            "Cloud",
+            "Cloud", "FileSafety",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The fronts: each knows its own world and draws through Screens; neither imports the other.
         .target(name: "MapFront", dependencies: ["Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive"]),
-        .target(name: "BookFront", dependencies: ["Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive",
+        .target(name: "BookFront", dependencies: ["Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "FileSafety",
                                                   .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
-        .target(name: "WonderlandApp", dependencies: ["Screens", "Terminal", "TextSafety", "Restoration", "Defaults", "PropertyList", "KeyedArchive",
+        .target(name: "WonderlandApp", dependencies: ["Screens", "Terminal", "TextSafety", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "FileSafety",
                                                       "MapFront", "BookFront", "Cloud", "CloudPostgres"]),
         .executableTarget(
             name: "wonderland",
             dependencies: [
-                "WonderlandApp", "Screens", "Terminal", "TextSafety", "PropertyList", "KeyedArchive", "Restoration", "Defaults", "Cloud", "CloudPostgres",
+                "WonderlandApp", "Screens", "Terminal", "TextSafety", "PropertyList", "KeyedArchive", "Restoration", "Defaults", "Cloud", "CloudPostgres", "FileSafety",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -121,7 +121,8 @@ let package = Package(
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TextSafety"]),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "Terminal", "TextSafety", "Defaults", "PropertyList"]),
         .testTarget(name: "WonderlandAppTests", dependencies: ["WonderlandApp", "BookFront", "MapFront", "Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "Cloud", "CloudPostgres"]),
-        .testTarget(name: "DefaultsTests", dependencies: ["Defaults", "PropertyList", "KeyedArchive"]),
+        .testTarget(name: "DefaultsTests", dependencies: ["Defaults", "PropertyList", "KeyedArchive", "FileSafety", "PropertyListTestSupport"]),
+        .testTarget(name: "FileSafetyTests", dependencies: ["FileSafety"]),
         .testTarget(name: "MapFrontTests", dependencies: ["MapFront", "Screens", "Terminal", "Defaults", "PropertyList", "KeyedArchive", "Restoration"],
                     // Read by path: gpsfake replays it.
                     exclude: ["Fixtures/paris-walk.nmea"]),

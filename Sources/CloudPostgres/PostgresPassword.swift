@@ -1,3 +1,4 @@
+import FileSafety
 import Foundation
 
 /// Finds the password for a server address the way libpq does, so a user's existing set-up
@@ -36,10 +37,16 @@ public enum PostgresPassword {
         guard stat(path, &status) == 0 else { return lookup }
         if status.st_mode & 0o077 != 0 {
             lookup.warning = "\(path) may be read by others, so it is ignored (chmod 600 \(path))"
-        } else if let text = try? String(contentsOfFile: path, encoding: .utf8) {
+            return lookup
+        }
+        do {
+            let text = String(decoding: try BoundedFile.read(path: path, limit: .passwordFile), as: UTF8.self)
             if let (password, line) = match(in: text, address: address) {
                 return Lookup(password: password, source: "\(path) line \(line)")
             }
+        } catch {
+            // A FIFO in its place would hang every start; a huge file is no password file.
+            lookup.warning = "\(path) \(error.predicate), so it is ignored"
         }
         return lookup
     }

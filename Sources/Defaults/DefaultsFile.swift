@@ -35,6 +35,9 @@ struct DefaultsFile {
     enum Contents {
         case missing
         case values([String: PropertyListValue])
+        /// A dictionary, some of whose values the file's XML form cannot write back (a NaN date
+        /// from another tool): `kept` is the rest; `problems` says what was left out, per key.
+        case unstorable(kept: [String: PropertyListValue], problems: [String])
         /// The file exists but is not a property-list dictionary; the reason is for the user.
         case corrupt(String)
     }
@@ -52,28 +55,18 @@ struct DefaultsFile {
     }
 
     func read() -> Contents {
-        let descriptor = open(url.path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
-            return errno == ENOENT ? .missing : .corrupt("it cannot be opened: \(String(cString: strerror(errno)))")
-        }
-        defer { close(descriptor) }
-        var bytes = Data()
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return .corrupt("it cannot be read: \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { break }
-            bytes.append(contentsOf: buffer[0 ..< count])
+        let bytes: Data
+        do { bytes = try BoundedFile.read(path: url.path, limit: .defaults) } catch {
+            if case .missing = error { return .missing }
+            return .corrupt(error.reason)
         }
         if bytes.isEmpty { return .corrupt("it is empty") }
         do {
             guard case .dictionary(let values) = try PropertyListReader.value(from: bytes, limits: .defaults) else {
                 return .corrupt("it does not hold a dictionary")
             }
-            return .values(values)
+            let (kept, problems) = DefaultsStorability.partition(values)
+            return problems.isEmpty ? .values(values) : .unstorable(kept: kept, problems: problems)
         } catch {
             return .corrupt("\(error)")
         }
@@ -87,12 +80,13 @@ struct DefaultsFile {
     /// Runs `body` holding the lock: shared for reading, exclusive for read-merge-write.
     func withLock<T>(exclusive: Bool, _ body: () throws -> T) throws -> T {
         try makeFolder()
-        var descriptor = open(lockURL.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        // Never blocking, never a controlling terminal: the lock file could be anything.
+        var descriptor = open(lockURL.path, O_RDWR | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o600)
         if descriptor < 0, !exclusive, errno == EROFS || errno == EACCES {
             // A folder we cannot write to (a read-only mount, another user's folder) must still
             // let the settings be read. flock works on a read-only descriptor; with no lock file
             // at all, no writer has ever locked here, and a writer's rename is atomic anyway.
-            descriptor = open(lockURL.path, O_RDONLY | O_CLOEXEC)
+            descriptor = open(lockURL.path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
             if descriptor < 0 { return try body() }
         }
         guard descriptor >= 0 else {
@@ -111,7 +105,15 @@ struct DefaultsFile {
     /// `AtomicFile.write`). Returns the new file's stamp.
     @discardableResult
     func write(_ values: [String: PropertyListValue]) throws -> Stamp? {
+        // What the next read would refuse is not written: it would be moved aside as unreadable.
+        do { try PropertyListLimits.defaults.check(.dictionary(values)) } catch {
+            throw FileError(description: "cannot save \(url.path): the settings would be too big to read back (\(error))")
+        }
         let bytes = try PropertyListSerializer.data(from: .dictionary(values), format: .xml)
+        // A file over the limit would be refused, and moved aside, by the next read.
+        guard bytes.count <= FileLimit.defaults.bytes else {
+            throw FileError(description: "cannot save \(url.path): the settings would take \(ByteCountText.describe(Int64(bytes.count))), more than the \(ByteCountText.describe(Int64(FileLimit.defaults.bytes))) a settings file may hold")
+        }
         do { try AtomicFile.write(bytes, to: url) } catch { throw FileError(description: "cannot save \(url.path): \(error)") }
         return stamp()
     }
@@ -124,6 +126,31 @@ struct DefaultsFile {
             return "The settings file \(url.path) could not be read (\(reason)). It was moved to \(aside.path) and the settings were reset to their defaults."
         } catch {
             return "The settings file \(url.path) could not be read (\(reason)) nor moved aside (\(error)); the settings start from their defaults."
+        }
+    }
+
+    /// What `setAside` managed: the rest written back in place of the original, the original
+    /// moved aside but nothing written in its place, or the original left where it was.
+    enum SetAsideOutcome {
+        case replaced(Stamp?)
+        case movedAsideOnly
+        case notMoved
+    }
+
+    /// Keeps a file holding values that cannot be saved as `defaults.plist.corrupt-<timestamp>`
+    /// and writes the rest back in its place, so the next save succeeds and the original is
+    /// not lost. Returns the message for the user and what was done.
+    func setAside(keeping kept: [String: PropertyListValue], problems: [String], now: Date = Date()) -> (message: String, outcome: SetAsideOutcome) {
+        let leftOut = "held values that cannot be saved, which were left out (\(problems.joined(separator: "; ")))"
+        let aside: URL
+        do { aside = try AtomicFile.moveAside(url, label: "corrupt", now: now) } catch {
+            return ("The settings file \(url.path) holds values that cannot be saved (\(problems.joined(separator: "; "))) and could not be moved aside (\(error)): they are left out of this run's settings, and the file is left as it is.", .notMoved)
+        }
+        do {
+            let stamp = try write(kept)
+            return ("The settings file \(url.path) \(leftOut). The original was kept as \(aside.path); every other setting was kept.", .replaced(stamp))
+        } catch {
+            return ("The settings file \(url.path) \(leftOut). The original was kept as \(aside.path); the other settings could not be written back yet (\(error)).", .movedAsideOnly)
         }
     }
 

@@ -116,7 +116,13 @@ public final class DefaultsStore: PreferenceStore {
         domains.value(forKey: key)
     }
 
+    /// A value the defaults file cannot hold (see `DefaultsStorability`) is not set: the user is
+    /// told through `takeStartupWarnings()`, and every other setting still saves.
     public func set(_ value: PropertyListValue?, forKey key: String) {
+        if let value, let refusal = DefaultsStorability.refusal(forKey: key, value: value) {
+            warnings.append(refusal)
+            return
+        }
         let old = domains.value(forKey: key)
         domains.persistent[key] = value
         pending.record(value, forKey: key, at: options.clock())
@@ -152,8 +158,11 @@ public final class DefaultsStore: PreferenceStore {
     public var argumentDomain: [String: PropertyListValue] { domains.argument }
     public var registeredDefaults: [String: PropertyListValue] { domains.registration }
 
-    /// Replaces the whole persistent domain (keys not in `values` are removed).
+    /// Replaces the whole persistent domain (keys not in `values` are removed). Values the
+    /// file cannot hold are left out, as `set` leaves them out.
     public func setPersistentDomain(_ values: [String: PropertyListValue]) {
+        let (values, problems) = DefaultsStorability.partition(values)
+        warnings += problems.map(DefaultsStorability.refusal(for:))
         let old = domains
         let now = options.clock()
         for key in Set(domains.persistent.keys).union(values.keys) {
@@ -224,6 +233,13 @@ public final class DefaultsStore: PreferenceStore {
             switch file.read() {
             case .missing: break
             case .values(let values): onDisk = values
+            case .unstorable(let kept, let problems):
+                let (message, outcome) = file.setAside(keeping: kept, problems: problems)
+                // Writing over the original would lose it, values left out and all.
+                if case .notMoved = outcome { throw DefaultsFile.FileError(description: message) }
+                warnings.append(message)
+                if case .replaced = outcome { onDisk = kept }
+                needsFullRewrite = true
             case .corrupt(let reason):
                 warnings.append(file.moveAside(reason: reason))
                 needsFullRewrite = true
@@ -266,6 +282,18 @@ public final class DefaultsStore: PreferenceStore {
                 case .values(let values):
                     knownStamp = stamp
                     return (values, false)
+                case .unstorable(let kept, let problems):
+                    guard exclusive else { return nil }
+                    let (message, outcome) = file.setAside(keeping: kept, problems: problems)
+                    warnings.append(message)
+                    if case .replaced(let written) = outcome {
+                        knownStamp = written
+                    } else {
+                        // Not on disk yet: the next save writes every key this process holds.
+                        knownStamp = file.stamp()
+                        needsFullRewrite = true
+                    }
+                    return (kept, false)
                 case .corrupt(let reason):
                     guard exclusive else { return nil }
                     warnings.append(file.moveAside(reason: reason))

@@ -1,3 +1,4 @@
+import FileSafety
 import Foundation
 import PropertyList
 
@@ -7,7 +8,15 @@ extension SettingsBundle {
     /// every readable file is kept.
     public static func load(directory: URL) -> SettingsBundle {
         load(source: .directory(directory.path)) { fileName in
-            try? Data(contentsOf: directory.appendingPathComponent(fileName))
+            try readFile(directory.appendingPathComponent(fileName))
+        }
+    }
+
+    /// Nil when the file is not there; throws when it is there but cannot be read.
+    private static func readFile(_ url: URL) throws -> Data? {
+        do { return try BoundedFile.read(path: url.path, limit: .settingsBundleFile) } catch {
+            if case .missing = error { return nil }
+            throw UnreadableBundleFile(predicate: error.predicate)
         }
     }
 
@@ -16,7 +25,8 @@ extension SettingsBundle {
         load(source: .files) { files[$0] }
     }
 
-    static func load(source: Source, read: @escaping (String) -> Data?) -> SettingsBundle {
+    /// `read` gives nil for a file that is not there, and throws for one that cannot be read.
+    static func load(source: Source, read: @escaping (String) throws -> Data?) -> SettingsBundle {
         var loader = SettingsSchemaLoader(read: read)
         let root = loader.loadPane(name: "Root", title: "Settings", path: []).pane
             ?? SettingsPane(name: "Root", title: "Settings", items: [])
@@ -32,9 +42,15 @@ extension SettingsBundle {
     }
 }
 
+/// A bundle file that is there but cannot be read; `predicate` says why ("is a FIFO (named
+/// pipe), not a regular file").
+struct UnreadableBundleFile: Error {
+    let predicate: String
+}
+
 /// Reads bundle files one pane at a time, depth first, following child panes and noticing cycles.
 struct SettingsSchemaLoader {
-    let read: (String) -> Data?
+    let read: (String) throws -> Data?
     var panes: [String: SettingsPane] = [:]
     var errors: [SettingsSchemaError] = []
 
@@ -43,7 +59,13 @@ struct SettingsSchemaLoader {
     mutating func loadPane(name: String, title: String, path: [String]) -> (pane: SettingsPane?, failure: String?) {
         if let loaded = panes[name] { return (loaded, nil) }
         let fileName = name + ".plist"
-        guard let data = read(fileName) else {
+        let found: Data?
+        do { found = try read(fileName) } catch {
+            let predicate = (error as? UnreadableBundleFile)?.predicate ?? "cannot be read: \(error)"
+            if path.isEmpty { errors.append(SettingsSchemaError(.unreadableFile, file: fileName, index: nil, predicate)) }
+            return (nil, "\(fileName) \(predicate)")
+        }
+        guard let data = found else {
             if path.isEmpty { errors.append(SettingsSchemaError(.unreadableFile, file: fileName, index: nil, "not found")) }
             return (nil, "\(fileName) not found")
         }

@@ -93,21 +93,39 @@ public enum AtomicFile {
     }
 
     /// Renames a damaged file to `<name>.<label>-<timestamp>` beside it, never deleting it;
-    /// returns the new location.
+    /// returns the new location. A file already under that name (one moved aside in the same
+    /// second, by this process or another) is never replaced: the new one gets `-2`, `-3`, ….
     @discardableResult
     public static func moveAside(_ url: URL, label: String, now: Date = Date()) throws -> URL {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        var target = url.deletingLastPathComponent().appendingPathComponent("\(url.lastPathComponent).\(label)-\(formatter.string(from: now))")
-        var suffix = 1
-        while FileManager.default.fileExists(atPath: target.path) {
-            suffix += 1
-            target = url.deletingLastPathComponent().appendingPathComponent("\(url.lastPathComponent).\(label)-\(formatter.string(from: now))-\(suffix)")
+        let stem = "\(url.lastPathComponent).\(label)-\(formatter.string(from: now))"
+        let folder = url.deletingLastPathComponent()
+        for suffix in 1 ... 1000 {
+            let target = folder.appendingPathComponent(suffix == 1 ? stem : "\(stem)-\(suffix)")
+            // link() fails with EEXIST instead of replacing, which rename() would do between a
+            // check for the name and the rename: two processes moving files aside at once
+            // would otherwise lose one of them.
+            if link(url.path, target.path) == 0 {
+                guard unlink(url.path) == 0 else { throw Failure(operation: "move aside", path: url.path, code: errno) }
+                syncFolder(folder)
+                return target
+            }
+            switch errno {
+            case EEXIST:
+                continue
+            case EPERM, EMLINK, ENOTSUP, EOPNOTSUPP:
+                // A file system without hard links: checking first is the best it allows.
+                if FileManager.default.fileExists(atPath: target.path) { continue }
+                guard rename(url.path, target.path) == 0 else { throw Failure(operation: "move aside", path: url.path, code: errno) }
+                syncFolder(folder)
+                return target
+            default:
+                throw Failure(operation: "move aside", path: url.path, code: errno)
+            }
         }
-        guard rename(url.path, target.path) == 0 else { throw Failure(operation: "move aside", path: url.path, code: errno) }
-        syncFolder(url.deletingLastPathComponent())
-        return target
+        throw Failure(operation: "move aside", path: url.path, code: EEXIST)
     }
 }

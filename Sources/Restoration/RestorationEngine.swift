@@ -64,6 +64,13 @@ public struct RestorationError: Error, CustomStringConvertible, Equatable {
         }
     }
 
+    /// True when a newer version of the app wrote the archive: it is kept (moved aside, never
+    /// overwritten), so going back to that version does not lose the place it saved.
+    public var isNewerFormat: Bool {
+        if case .incompatibleFormat(let found, let supported) = kind { return found > supported }
+        return false
+    }
+
     public var description: String {
         switch kind {
         case .duplicateIdentifier(let path): return "two siblings share the identifier path \(path)"

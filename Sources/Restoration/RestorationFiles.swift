@@ -30,19 +30,43 @@ public struct RestorationFiles: Sendable {
         return RestorationFiles(folder: base.appendingPathComponent("wonderland"))
     }
 
-    public func writeArchive(_ data: Data) throws { try AtomicFile.write(data, to: archive) }
+    /// Refuses an archive over its read limit: the next launch would only move it aside.
+    public func writeArchive(_ data: Data) throws {
+        let limit = FileLimit.restorationArchive
+        guard data.count <= limit.bytes else {
+            throw ArchiveTooLarge(size: data.count, limit: limit)
+        }
+        try AtomicFile.write(data, to: archive)
+    }
 
-    /// The saved archive, or nil when there is none.
-    public func readArchive() throws -> Data? {
-        guard FileManager.default.fileExists(atPath: archive.path) else { return nil }
-        do { return try Data(contentsOf: archive) } catch {
-            throw AtomicFile.Failure(operation: "read", path: archive.path, code: errno == 0 ? EIO : errno)
+    public struct ArchiveTooLarge: Error, CustomStringConvertible {
+        public let size: Int
+        public let limit: FileLimit
+        public var description: String {
+            "the saved place would take \(ByteCountText.describe(Int64(size))), more than the \(ByteCountText.describe(Int64(limit.bytes))) allowed for \(limit.name)"
         }
     }
 
+    /// The saved archive, or nil when there is none. Anything but a regular file within
+    /// `FileLimit.restorationArchive` is refused unread.
+    public func readArchive() throws(BoundedFile.Failure) -> Data? {
+        do { return try BoundedFile.read(path: archive.path, limit: .restorationArchive) } catch {
+            if case .missing = error { return nil }
+            throw error
+        }
+    }
+
+    /// Moves an archive that cannot be read to `restoration.archive.corrupt-<time>`.
     @discardableResult
     public func moveArchiveAside(now: Date = Date()) throws -> URL {
         try AtomicFile.moveAside(archive, label: "corrupt", now: now)
+    }
+
+    /// Moves an archive a newer version of the app wrote to `restoration.archive.newer-<time>`,
+    /// byte for byte (a rename), where no save of this version will replace it.
+    @discardableResult
+    public func moveNewerArchiveAside(now: Date = Date()) throws -> URL {
+        try AtomicFile.moveAside(archive, label: "newer", now: now)
     }
 
     /// Removes what interrupted writes of the archive, marker or log left (see
@@ -75,20 +99,33 @@ public struct RestorationFiles: Sendable {
         let entry = lines.map { "\(stamp) \(SafeText.visible(SafeText.bounded($0, to: SafeText.lineLimit)))\n" }.joined()
         var size = stat()
         if stat(log.path, &size) == 0, size.st_size > 64 * 1024 {
-            let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+            // A log too big to read (or not a file at all) is started again rather than kept.
+            let text = (try? BoundedFile.read(path: log.path, limit: .restorationLog)).map { String(decoding: $0, as: UTF8.self) } ?? ""
             let kept = text.split(separator: "\n", omittingEmptySubsequences: false)
             try? AtomicFile.write(Data((kept.suffix(kept.count / 2).joined(separator: "\n") + entry).utf8), to: log, durable: false)
             return
         }
-        let fd = open(log.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        // Non-blocking: a FIFO in the log's place with no reader fails at once instead of
+        // hanging the launch; anything but a regular file is not written to.
+        let fd = open(log.path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return }
         defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, FileKind(mode: status.st_mode) == .regular else { return }
         var bytes = entry
         bytes.withUTF8 { buffer in _ = Glibc.write(fd, buffer.baseAddress, buffer.count) }
     }
 
+    /// The log's lines; none when there is no log. One that cannot be read (too big, not a
+    /// file) gives one line saying why, so `state show` does not hide it.
     public func readLog() -> [String] {
-        ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        do {
+            return String(decoding: try BoundedFile.read(path: log.path, limit: .restorationLog), as: UTF8.self)
+                .split(separator: "\n").map(String.init)
+        } catch {
+            if case .missing = error { return [] }
+            return ["(the log could not be read: \(error.reason))"]
+        }
     }
 
     /// Moves the archive to `previous` (replacing an older one) so the next launch starts

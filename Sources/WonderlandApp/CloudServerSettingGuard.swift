@@ -16,16 +16,27 @@ public final class CloudServerSettingGuard: PreferenceStore {
     public static let refusal = "This address holds a password, so it was not saved: the settings file is no place for one. "
         + CloudServerCredentials.advice
 
-    public func object(forKey key: String) -> PropertyListValue? {
-        let value = store.object(forKey: key)
+    /// The one rule, for the settings screens and the `defaults` commands alike: the message
+    /// refusing `value` for `key`, or nil when it may be saved.
+    public static func refusal(forKey key: String, value: PropertyListValue?) -> String? {
+        guard key == CloudSettings.syncServerKey, case .string(let text)? = value, URLPassword.isPresent(in: text) else { return nil }
+        return refusal
+    }
+
+    /// `value` as it may be shown: a Sync Server address without its password.
+    public static func redacted(forKey key: String, value: PropertyListValue?) -> PropertyListValue? {
         guard key == CloudSettings.syncServerKey, case .string(let text)? = value,
               let split = URLPassword.split(from: text) else { return value }
         return .string(split.address)
     }
 
+    public func object(forKey key: String) -> PropertyListValue? {
+        Self.redacted(forKey: key, value: store.object(forKey: key))
+    }
+
     public func set(_ value: PropertyListValue?, forKey key: String) {
-        if key == CloudSettings.syncServerKey, case .string(let text)? = value, URLPassword.isPresent(in: text) {
-            onRefusal(Self.refusal)
+        if let refusal = Self.refusal(forKey: key, value: value) {
+            onRefusal(refusal)
             return
         }
         store.set(value, forKey: key)

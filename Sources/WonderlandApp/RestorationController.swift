@@ -1,3 +1,4 @@
+import FileSafety
 import Foundation
 import Restoration
 import Screens
@@ -8,8 +9,10 @@ import Terminal
 /// change (so a `kill -9` loses at most the last moments).
 ///
 /// Restoring is skipped, with the reason logged, after `--fresh`, when the previous launch
-/// died while restoring (a marker file outlives it), and for an archive that is corrupt
-/// (moved aside, the user told once) or of another format version.
+/// died while restoring (a marker file outlives it), for an archive that is corrupt, not a
+/// regular file or too big (moved aside as `.corrupt-<time>`, the user told once), for one a
+/// newer version wrote (moved aside unchanged as `.newer-<time>`, the user told once), and for
+/// one of an older format version.
 public final class RestorationController: ApplicationLifecycleObserver {
     public struct Configuration {
         public var files: RestorationFiles
@@ -38,6 +41,8 @@ public final class RestorationController: ApplicationLifecycleObserver {
     /// The last save's error, printed by the runner after the terminal is restored.
     public private(set) var lastSaveError: Error?
     private var toldAboutSaveFailure = false
+    /// Set when a newer version's archive could not be moved aside: saving would destroy it.
+    private var keepsNewerArchiveInPlace = false
 
     public init(configuration: Configuration, engine: RestorationEngine, delegate: RestorationDelegate? = nil,
                 now: @escaping () -> Date = Date.init) {
@@ -74,8 +79,17 @@ public final class RestorationController: ApplicationLifecycleObserver {
             }
             data = read
         } catch {
-            files.appendLog(["launch: not restored: \(error)"], now: now())
-            notice = "Your saved place could not be read (\(error)); starting fresh."
+            // Not a regular file, or too big to be ours: moved aside unread, as a damaged one is.
+            var lines = ["launch: not restored: the archive \(error.predicate)"]
+            do {
+                let aside = try files.moveArchiveAside(now: now())
+                lines.append("launch: the unreadable archive was moved to \(aside.path)")
+                notice = "Your saved place could not be read (\(error.reason)), so this launch starts fresh. The file was kept as \(aside.lastPathComponent)."
+            } catch let moveError {
+                lines.append("launch: could not move the unreadable archive aside: \(moveError)")
+                notice = "Your saved place could not be read (\(error.reason)); starting fresh."
+            }
+            files.appendLog(lines, now: now())
             return
         }
         do { try files.writeMarker(now: now()) } catch {
@@ -89,7 +103,9 @@ public final class RestorationController: ApplicationLifecycleObserver {
                             + report.log.map { "launch: skipped: \($0)" }, now: now())
         } catch let error as RestorationError {
             var lines = ["launch: not restored: \(error)"]
-            if error.isCorruption {
+            if error.isNewerFormat {
+                keepNewerArchive(error, log: &lines)
+            } else if error.isCorruption {
                 do {
                     let aside = try files.moveArchiveAside(now: now())
                     lines.append("launch: the unreadable archive was moved to \(aside.path)")
@@ -103,6 +119,27 @@ public final class RestorationController: ApplicationLifecycleObserver {
         } catch {
             files.removeMarker()
             files.appendLog(["launch: not restored: \(error)"], now: now())
+        }
+    }
+
+    /// An archive from a newer version is moved out of the way of this version's saves, so
+    /// going back to that version loses nothing. A run that never saves leaves it in place.
+    private func keepNewerArchive(_ error: RestorationError, log lines: inout [String]) {
+        guard configuration.savesState else {
+            lines.append("launch: the newer archive is left in place: this run never saves")
+            return
+        }
+        do {
+            let aside = try files.moveNewerArchiveAside(now: now())
+            lines.append("launch: the archive was written by a newer version of wonderland; it was moved, unchanged, to \(aside.path)")
+            notice = "Your saved place was written by a newer version of wonderland, which this one cannot read (\(error)), "
+                + "so this launch starts fresh. The file was kept unchanged as \(aside.lastPathComponent); "
+                + "rename it back to restoration.archive for the newer version to restore it."
+        } catch {
+            lines.append("launch: could not move the newer archive aside: \(error); this run will not save over it")
+            keepsNewerArchiveInPlace = true
+            notice = "Your saved place was written by a newer version of wonderland and could not be moved aside (\(error)); "
+                + "this launch starts fresh and will not save over it."
         }
     }
 
@@ -138,7 +175,7 @@ public final class RestorationController: ApplicationLifecycleObserver {
     /// shown once; the runner prints the last one on exit.
     public func save(_ application: Application, reason: String) {
         inputAtLastSave = application.inputEventsHandled
-        guard configuration.savesState else { return }
+        guard configuration.savesState, !keepsNewerArchiveInPlace else { return }
         if let delegate, !delegate.shouldSaveApplicationState() { return }
         let size = application.terminal.size
         let header = RestorationHeader(appVersion: configuration.appVersion, timestamp: now(),

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Defaults
+import FileSafety
 import Foundation
 import PropertyList
+import WonderlandApp
 
 /// `wonderland defaults`: read and write the app's defaults from the shell, like macOS
 /// `defaults` on the domain `wonderland`. It goes through `DefaultsStore`, so it merges under the
@@ -31,10 +33,10 @@ struct DefaultsCommand: ParsableCommand {
             let store = DefaultsCommand.openStore()
             if let key {
                 let value = try DefaultsCommand.savedValue(store, key)
-                print(OldStylePlist.topLevelText(value))
+                print(OldStylePlist.topLevelText(DefaultsCommand.shown(key, value)))
             } else {
                 guard !store.persistentDomain.isEmpty else { throw DefaultsCommand.fail("Domain \(domainName) does not exist") }
-                print(OldStylePlist.text(.dictionary(store.persistentDomain)))
+                print(OldStylePlist.text(.dictionary(DefaultsCommand.shownDomain(store))))
             }
         }
     }
@@ -81,6 +83,7 @@ struct DefaultsCommand: ParsableCommand {
             } catch let error as DefaultsValueParser.Failure {
                 throw DefaultsCommand.fail(error.message)
             }
+            if let refusal = DefaultsCommand.refusal(forKey: key, value: value) { throw DefaultsCommand.fail(refusal) }
             store.set(value, forKey: key)
             try DefaultsCommand.save(store)
         }
@@ -115,7 +118,7 @@ struct DefaultsCommand: ParsableCommand {
 
         func run() throws {
             let store = DefaultsCommand.openStore()
-            let data = try PropertyListSerializer.data(from: .dictionary(store.persistentDomain), format: .xml)
+            let data = try PropertyListSerializer.data(from: .dictionary(DefaultsCommand.shownDomain(store)), format: .xml)
             if file == "-" {
                 FileHandle.standardOutput.write(data)
             } else {
@@ -136,13 +139,12 @@ struct DefaultsCommand: ParsableCommand {
 
         func run() throws {
             let data: Data
-            if file == "-" {
-                data = FileHandle.standardInput.readDataToEndOfFile()
-            } else {
-                guard let contents = FileManager.default.contents(atPath: file) else {
-                    throw DefaultsCommand.fail("cannot read \(file)")
-                }
-                data = contents
+            do {
+                data = file == "-"
+                    ? try BoundedFile.readAll(descriptor: STDIN_FILENO, path: "stdin", limit: .defaults)
+                    : try BoundedFile.read(path: file, limit: .defaults)
+            } catch {
+                throw DefaultsCommand.fail("cannot read \(file == "-" ? "stdin" : file): \(error.predicate)")
             }
             let value: PropertyListValue
             do { value = try PropertyListReader.value(from: data, limits: .defaults) } catch {
@@ -150,6 +152,10 @@ struct DefaultsCommand: ParsableCommand {
             }
             guard case .dictionary(let values) = value else {
                 throw DefaultsCommand.fail("\(file) does not hold a dictionary")
+            }
+            let refusals = values.keys.sorted().compactMap { DefaultsCommand.refusal(forKey: $0, value: values[$0]!) }
+            guard refusals.isEmpty else {
+                throw DefaultsCommand.fail("Nothing was imported from \(file): " + refusals.joined(separator: " "))
             }
             let store = DefaultsCommand.openStore()
             store.setPersistentDomain(values)
@@ -175,6 +181,28 @@ struct DefaultsCommand: ParsableCommand {
             throw fail("The domain/default pair of (\(domainName), \(key)) does not exist")
         }
         return value
+    }
+
+    /// Why `value` may not be saved under `key`: a Sync Server address holding a password (the
+    /// settings screens' rule), or a value the settings file cannot hold.
+    static func refusal(forKey key: String, value: PropertyListValue) -> String? {
+        CloudServerSettingGuard.refusal(forKey: key, value: value) ?? DefaultsStorability.refusal(forKey: key, value: value)
+    }
+
+    /// `value` as it may be printed: a password another tool saved in the Sync Server address
+    /// is left out, and stderr says so.
+    static func shown(_ key: String, _ value: PropertyListValue) -> PropertyListValue {
+        let redacted = CloudServerSettingGuard.redacted(forKey: key, value: value) ?? value
+        if redacted != value {
+            FileHandle.standardError.write(Data(("wonderland defaults: \(key) holds a password, which is not shown; "
+                + "the app removes it from the settings file at its next start. \(CloudServerCredentials.advice)\n").utf8))
+        }
+        return redacted
+    }
+
+    /// The saved domain as it may be printed or exported (see `shown`).
+    static func shownDomain(_ store: DefaultsStore) -> [String: PropertyListValue] {
+        store.persistentDomain.reduce(into: [:]) { shown, entry in shown[entry.key] = self.shown(entry.key, entry.value) }
     }
 
     static func save(_ store: DefaultsStore) throws {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FileSafety
 import Foundation
 import KeyedArchive
 import PropertyList
@@ -17,8 +18,9 @@ enum PlistFile {
     /// Reads and parses `path`; a keyed archive must also be structurally sound.
     static func read(_ path: String) throws -> (value: PropertyListValue, format: PropertyListFormat) {
         let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw FileError(description: "cannot read: \(reason(error))")
+        do { data = try BoundedFile.read(path: path, limit: .userPropertyList) } catch {
+            if case .missing = error { throw FileError(description: "cannot read: no such file") }
+            throw FileError(description: error.predicate)
         }
         let parsed = try PropertyListReader.read(data, limits: limits)
         if ArchiveContents.isKeyedArchive(parsed.value) {

@@ -1,4 +1,5 @@
 import Defaults
+import FileSafety
 import Foundation
 
 extension CharacterCatalog {
@@ -33,8 +34,8 @@ extension CharacterCatalog {
                                 executablePath: String? = SettingsBundle.currentExecutablePath()) throws -> CharacterCatalog {
         guard let file = locateFile(environment: environment, executablePath: executablePath) else { return try embedded() }
         let data: Data
-        do { data = try Data(contentsOf: file) } catch {
-            throw CharacterCatalogError(source: file.path, message: "cannot be read (\((error as NSError).localizedDescription))")
+        do { data = try BoundedFile.read(path: file.path, limit: .characterList) } catch {
+            throw CharacterCatalogError(source: file.path, message: error.predicate)
         }
         return try parse(data, source: file.path)
     }

@@ -18,11 +18,6 @@ public final class BookText: @unchecked Sendable {
     }
     public convenience init(_ string: String) { self.init(bytes: Data(string.utf8)) }
 
-    /// Maps the file when the system allows it, so memory stays bounded by what is touched.
-    public convenience init(contentsOf url: URL) throws {
-        self.init(bytes: try Data(contentsOf: url, options: [.alwaysMapped]))
-    }
-
     public var count: Int { bytes.count }
 
     /// The text between two byte offsets, with invalid UTF-8 replaced by U+FFFD.

@@ -1,3 +1,4 @@
+import FileSafety
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -7,13 +8,25 @@ import Darwin
 
 /// A book file's bytes: small files are read into memory (a file truncated while it is open
 /// cannot hurt them), big ones are mapped so a 1 GB text costs only the pages being looked at.
+/// Opening goes through `BoundedFile`: a FIFO, a device or a folder is refused without
+/// blocking, and a file over the kind's `FileLimit` unread.
 enum BookFile {
     /// Above this size the file is mapped instead of read.
     static let mapThreshold = 32 << 20
 
-    /// Opens `path` as a regular, non-empty file and returns its text bytes.
-    static func open(path: String) throws -> BookText {
-        try withRegularFile(path) { descriptor, size in
+    /// The limit for a book at `path`, by its extension; an EPUB found by its contents is
+    /// checked again against `FileLimit.epubBook` before it is opened as one.
+    static func limit(forPath path: String) -> FileLimit {
+        switch (path as NSString).pathExtension.lowercased() {
+        case "md", "markdown": .markdownBook
+        case "epub": .epubBook
+        default: .textBook
+        }
+    }
+
+    /// Opens `path` as a regular, non-empty file within `limit` and returns its text bytes.
+    static func open(path: String, limit: FileLimit) throws -> BookText {
+        try withRegularFile(path, limit: limit) { descriptor, size in
             if size > mapThreshold {
                 return try map(descriptor: descriptor, size: size, path: path)
             }
@@ -21,49 +34,39 @@ enum BookFile {
         }
     }
 
-    /// The first `count` bytes of `path` (a regular, non-empty file), to tell what it is
-    /// before reading it all: an EPUB is never read whole.
-    static func head(path: String, count: Int) throws -> Data {
-        try withRegularFile(path) { descriptor, size in
+    /// The first `count` bytes of `path` (a regular, non-empty file within `limit`), to tell
+    /// what it is before reading it all: an EPUB is never read whole.
+    static func head(path: String, count: Int, limit: FileLimit) throws -> Data {
+        try withRegularFile(path, limit: limit) { descriptor, size in
             try read(descriptor: descriptor, size: min(size, count), path: path)
         }
     }
 
-    private static func withRegularFile<Result>(_ path: String, _ body: (Int32, Int) throws -> Result) throws -> Result {
-        let descriptor = Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { throw openError(path: path, errno: errno) }
-        defer { close(descriptor) }
+    /// Checks that `path` is a regular, non-empty file within `limit`, for readers that open
+    /// it themselves (the zip reader of an EPUB).
+    static func check(path: String, limit: FileLimit) throws {
+        try withRegularFile(path, limit: limit) { _, _ in }
+    }
 
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw openError(path: path, errno: errno) }
-        let kind = status.st_mode & S_IFMT
-        if kind == S_IFDIR { throw BookLoadError(path: path, reason: "is a folder, not a book") }
-        guard kind == S_IFREG else { throw BookLoadError(path: path, reason: "is not a regular file") }
-        let size = Int(status.st_size)
-        guard size > 0 else { throw BookLoadError(path: path, reason: "is empty") }
-        return try body(descriptor, size)
+    private static func withRegularFile<Result>(_ path: String, limit: FileLimit, _ body: (Int32, Int) throws -> Result) throws -> Result {
+        do {
+            return try BoundedFile.withRegularFile(path: path, limit: limit) { descriptor, size in
+                guard size > 0 else { throw BookLoadError(path: path, reason: "is empty") }
+                return try body(descriptor, size)
+            }
+        } catch let failure as BoundedFile.Failure {
+            throw loadError(failure)
+        }
     }
 
     private static func read(descriptor: Int32, size: Int, path: String) throws -> Data {
-        // Straight into fresh memory: Data(count:) would zero 10 MB only to overwrite it.
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
-        var filled = 0
-        while filled < size {
-            let got = Glibc.read(descriptor, buffer + filled, size - filled)
-            if got < 0 {
-                if errno == EINTR { continue }
-                let code = errno
-                buffer.deallocate()
-                throw openError(path: path, errno: code)
-            }
-            if got == 0 { break }  // shrank while we read: keep what is there
-            filled += got
+        let data: Data
+        do { data = try BoundedFile.readPrefix(descriptor: descriptor, count: size, path: path, expectedSize: size) } catch {
+            throw loadError(error)
         }
-        guard filled > 0 else {
-            buffer.deallocate()
-            throw BookLoadError(path: path, reason: "is empty")
-        }
-        return Data(bytesNoCopy: buffer, count: filled, deallocator: .custom({ pointer, _ in pointer.deallocate() }))
+        // It shrank to nothing while it was read; what did arrive is kept otherwise.
+        guard !data.isEmpty else { throw BookLoadError(path: path, reason: "is empty") }
+        return data
     }
 
     private static func map(descriptor: Int32, size: Int, path: String) throws -> BookText {
@@ -74,6 +77,17 @@ enum BookFile {
             _ = munmap(pointer, count)
         }))
         return BookText(bytes: data, isMapped: true)
+    }
+
+    /// The reason in the words the Book tab uses ("not found", "is a folder, not a book").
+    static func loadError(_ failure: BoundedFile.Failure) -> BookLoadError {
+        let path = failure.path
+        switch failure {
+        case .missing: return BookLoadError(path: path, reason: "not found")
+        case .notRegularFile(_, .directory): return BookLoadError(path: path, reason: "is a folder, not a book")
+        case .unreadable(_, let code): return openError(path: path, errno: code)
+        case .notRegularFile, .tooLarge: return BookLoadError(path: path, reason: failure.predicate)
+        }
     }
 
     static func openError(path: String, errno code: Int32) -> BookLoadError {

@@ -16,12 +16,12 @@ public struct BookLoadError: Error, CustomStringConvertible, Sendable {
 /// Every failure is a `BookLoadError` with a reason the user can act on; nothing here crashes
 /// on bad input.
 public enum BookLoader {
-    /// Markdown is rebuilt in memory (markers removed), so it has a size limit; plain text has none.
-    public static let markdownSizeLimit = 64 << 20
-
+    /// Each kind has its `FileLimit` (Markdown's is lowest: it is rebuilt in memory without its
+    /// markers); a file over it is refused before anything is read.
     public static func load(path: String) throws -> BookDocument {
         let extensionName = (path as NSString).pathExtension.lowercased()
-        let head = try BookFile.head(path: path, count: TextSniff.sampleSize)
+        let limit = BookFile.limit(forPath: path)
+        let head = try BookFile.head(path: path, count: TextSniff.sampleSize, limit: limit)
         let sniff = head.withUnsafeBytes { TextSniff.classify($0, isWholeFile: false) }
 
         if extensionName == "epub" || (sniff == .zip && EPUBLoader.isEPUB(head: head)) {
@@ -34,14 +34,11 @@ public enum BookLoader {
         case .binary: throw BookLoadError(path: path, reason: "looks like a binary file, not a book")
         case .text: break
         }
-        let text = try BookFile.open(path: path)
+        let text = try BookFile.open(path: path, limit: limit)
         if text.count <= TextSniff.sampleSize, text.withBytes({ $0.allSatisfy(LineScanner.isBlank) }) {
             throw BookLoadError(path: path, reason: "is empty (only blank lines)")
         }
         if extensionName == "md" || extensionName == "markdown" {
-            guard text.count <= markdownSizeLimit else {
-                throw BookLoadError(path: path, reason: "is too big for a Markdown book (\(text.count >> 20) MB; the limit is \(markdownSizeLimit >> 20) MB)")
-            }
             return MarkdownLoader.load(path: path, source: text)
         }
         return try PlainTextLoader.load(path: path, text: text)

@@ -1,3 +1,4 @@
+import FileSafety
 import Foundation
 import ZIPFoundation
 
@@ -17,6 +18,8 @@ final class EPUBArchive {
 
     init(path: String) throws {
         self.path = path
+        // The zip reader opens the file itself: it must be a regular file of an EPUB's size.
+        try BookFile.check(path: path, limit: .epubBook)
         do {
             archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
         } catch {
