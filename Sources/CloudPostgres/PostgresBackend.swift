@@ -98,7 +98,10 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
                     }
                     guard let writerDevice = DeviceIdentifier(writer), clock >= 0 else { continue }  // not a device's row
                     let stamp = ChangeStamp(clock: HybridTimestamp(rawValue: UInt64(clock)), device: writerDevice)
-                    records.append(ChangeRecord(key: key, payload: value.map { Data($0.readableBytesView) }, stamp: stamp))
+                    // The store checks every record it is given (limits, decoding, expansion)
+                    // as it does the folder's; the row number names the one it skips.
+                    records.append(ChangeRecord(key: key, payload: value.map { Data($0.readableBytesView) }, stamp: stamp,
+                                                origin: "server row \(change)"))
                 }
                 if rows.count < options.fetchPageSize { break }
             }

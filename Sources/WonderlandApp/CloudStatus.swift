@@ -10,7 +10,10 @@ public final class CloudStatusBoard {
     public init() {}
 
     static func describe(_ status: KeyValueStoreStatus?, suspended: Bool = false, server: String? = nil) -> String? {
-        guard let state = describeState(status) else { return nil }
+        guard var state = describeState(status) else { return nil }
+        // After the state, before the server: the user learns something was refused, and
+        // `wonderland cloud status` names it.
+        if let skipped = status?.skippedChanges, skipped > 0 { state += ", \(skipped) skipped" }
         guard let server else { return state }
         return "\(state) · \(server)"
     }
