@@ -52,6 +52,53 @@ struct HostileSyncJourneyTests {
         #expect((peak.flatMap { Int($0) } ?? .max) < 200_000, "\(timed.output)")
     }
 
+    @Test("a launch that died applying a synced change: the next one skips exactly that change, says so in an alert and the tab bar, and cloud status names it")
+    func crashWhileApplying() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wl-e2e-crashed-\(getpid())-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let peerFile = PeerChangeFile(device: "0badc0de0badc0de")
+        peerFile.add(key: "WLReadingPosition.fatal", payload: PeerChangeFile.binaryPlistString("page 13"), milliseconds: 1_700_000_000_000)
+        peerFile.add(key: "WLReadingPosition.kept", payload: PeerChangeFile.binaryPlistString("page 7"), milliseconds: 1_700_000_000_001)
+        try peerFile.write(to: folder.appendingPathComponent("0badc0de0badc0de.1.wlkv"))
+
+        let device = try TmuxSession(columns: 120, rows: 24, environment: ["WONDERLAND_SYNC_FOLDER": folder.path])
+        try device.launchApp("-HPSyncLocations YES")
+        _ = try device.waitFor("synced") { $0[0].hasSuffix("synced") }
+        try device.type("q")
+        _ = try device.waitForText("exit=0")
+        try device.run("clear")
+
+        // What a launch that died applying the first change leaves beside this machine's copy:
+        // its marker, naming the change (clock, device, key and origin in hex).
+        let copies = device.home.appendingPathComponent(".local/share/wonderland/synced-store")
+        let copy = try #require(try FileManager.default.contentsOfDirectory(atPath: copies.path).first { $0.hasPrefix("folder-") && $0.hasSuffix(".plist") })
+        let dead = Process()
+        dead.executableURL = URL(fileURLWithPath: "/bin/true")
+        try dead.run()
+        dead.waitUntilExit()
+        let hex = { (text: String) in text.utf8.map { String(format: "%02x", $0) }.joined() }
+        let line = "\(UInt64(1_700_000_000_000) << 16) 0badc0de0badc0de \(hex("WLReadingPosition.fatal")) \(hex("0badc0de0badc0de.1.wlkv at byte 8"))\n"
+        try Data(line.utf8).write(to: copies.appendingPathComponent("\(copy).applying-\(dead.processIdentifier)-1"))
+
+        try device.launchApp("-HPSyncLocations YES")
+        _ = try device.waitFor("the alert naming the change") { lines in
+            let words = lines.joined(separator: " ").replacingOccurrences(of: "│", with: " ").split(separator: " ").joined(separator: " ")
+            return words.contains("stopped while applying a synced change") && words.contains("WLReadingPosition.fatal")
+        }
+        try device.press("Enter")
+        _ = try device.waitFor("synced, one change skipped") { $0[0].contains("synced, 1 skipped") }
+        try device.type("q")
+        _ = try device.waitForText("exit=0")
+
+        let status = try runCloud(["status"], home: device.home, folder: folder)
+        #expect(status.output.contains("skipped \"WLReadingPosition.fatal\" from device 0badc0de0badc0de"), "\(status.output)")
+        #expect(status.output.contains("the last launch stopped while applying it"), "\(status.output)")
+        let list = try runCloud(["list"], home: device.home, folder: folder)
+        #expect(list.output.contains("WLReadingPosition.kept = \"page 7\""), "\(list.output)")
+        #expect(!list.output.contains("WLReadingPosition.fatal ="), "\(list.output)")
+    }
+
     private func runCloud(_ arguments: [String], home: URL, folder: URL, timed: Bool = false) throws -> (status: Int32, output: String) {
         let binary = try TmuxSession.locateBinary()
         let command = ["/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "HOME=\(home.path)", "XDG_DATA_HOME=\(home.path)/.local/share",
