@@ -53,4 +53,24 @@ struct PostgresHostileRowTests {
         #expect(named.origin == "server row \(row)")
         #expect(named.description.contains("expands to more than"))
     }
+
+    @Test("a row larger than any device writes, put there by hand, is not fetched and is named; the rest arrive")
+    func oversizedRowNotFetched() throws {
+        let peer = DeviceIdentifier("bbbb")!
+        try PostgresBackend(address: address, password: server.password, device: peer).append([
+            try ChangeRecord(key: "good", value: .string("fine"), stamp: ChangeStamp(clock: HybridTimestamp(milliseconds: 1000, counter: 0), device: peer)),
+        ])
+        try server.psql("""
+            INSERT INTO wonderland_kv (key, value, clock, device, deleted, change)
+            VALUES ('huge', decode(repeat('00', 3000000), 'hex'), 99999999999, 'bbbb', false, nextval('wonderland_kv_changes'))
+            """, database: address.database)
+        let row = try server.psql("SELECT change FROM wonderland_kv WHERE key = 'huge'", database: address.database)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let me = DeviceIdentifier("aaaa")!
+        let store = UbiquitousKeyValueStore(.init(backend: PostgresBackend(address: address, password: server.password, device: me), device: me))
+        #expect(store.synchronize())
+        #expect(store.dictionaryRepresentation == ["good": .string("fine")])
+        #expect(store.status.readProblems == ["server row \(row): 3000004 bytes, more than any device writes; not fetched"])
+        #expect(store.takeWarnings().contains { $0.contains("server row \(row)") })
+    }
 }

@@ -345,7 +345,7 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
             let problems = backend.readProblems.prefix(KeyValueStoreStatus.skippedShown).map { SkippedChange.printable($0, limit: SkippedChange.maximumLength) }
             lock.withLock {
                 for problem in problems where !currentStatus.readProblems.contains(problem) {
-                    warnings.append("A file in the sync folder is not read: \(problem)")
+                    warnings.append("Left unread while syncing: \(problem)")
                 }
                 currentStatus.readProblems = Array(problems)
                 hasSynced = true
