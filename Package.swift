@@ -108,8 +108,10 @@ let package = Package(
             dependencies: ["Cloud", "PropertyList"],
             path: "Benchmarks/bench-cloud-merge"
         ),
-        .testTarget(name: "PropertyListTests", dependencies: ["PropertyList"], resources: [.copy("Crafted")]),
-        .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive", "PropertyList"]),
+        // Hostile files built byte by byte, shared by the tests of the readers and of `wonderland plist`.
+        .target(name: "PropertyListTestSupport", path: "Tests/PropertyListTestSupport"),
+        .testTarget(name: "PropertyListTests", dependencies: ["PropertyList", "PropertyListTestSupport"], resources: [.copy("Crafted")]),
+        .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive", "PropertyList", "PropertyListTestSupport"]),
         .testTarget(name: "EndToEndTests"),
         .testTarget(name: "CloudTests", dependencies: ["Cloud", "PropertyList", "Defaults"]),
         .testTarget(name: "CloudPostgresTests", dependencies: ["CloudPostgres", "Cloud", "PropertyList"]),

@@ -6,7 +6,22 @@ public enum RoundTrip {
     /// Binary output must read back bit-for-bit identical. XML loses sub-second dates and
     /// cannot tell a `CF$UID` dictionary from a UID, so there the check is that XML output
     /// reads back and writes the very same bytes again.
+    ///
+    /// A value with a `storageProblem` (a NaN date, a UID past Int64.max) must be refused by a
+    /// writer with a typed error; one without must be written by both.
     public static func check(_ value: PropertyListValue) {
+        if let problem = value.storageProblem {
+            var refused = false
+            for format in [PropertyListFormat.binary, .xml] {
+                do { _ = try PropertyListSerializer.data(from: value, format: format) } catch is PropertyListError {
+                    refused = true
+                } catch {
+                    preconditionFailure("writer failed with an untyped error: \(error)")
+                }
+            }
+            precondition(refused, "both writers accepted a value with a storage problem: \(problem)")
+            return
+        }
         do {
             let binary = try PropertyListSerializer.data(from: value, format: .binary)
             let reread = try BinaryPropertyListReader.read(binary)
@@ -18,8 +33,6 @@ public enum RoundTrip {
             let xml = try PropertyListSerializer.data(from: value, format: .xml)
             let again = try PropertyListSerializer.data(from: XMLPropertyListReader.read(xml), format: .xml)
             precondition(xml == again, "XML output is not a fixpoint")
-        } catch let error as PropertyListError where error.kind == .unrepresentableValue {
-            // A binary date outside years 0...9999 has no XML form; refusing it is correct.
         } catch {
             preconditionFailure("XML writer or reader failed on a value that was read: \(error)")
         }

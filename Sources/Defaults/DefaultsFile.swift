@@ -70,7 +70,7 @@ struct DefaultsFile {
         }
         if bytes.isEmpty { return .corrupt("it is empty") }
         do {
-            guard case .dictionary(let values) = try PropertyListReader.value(from: bytes) else {
+            guard case .dictionary(let values) = try PropertyListReader.value(from: bytes, limits: .defaults) else {
                 return .corrupt("it does not hold a dictionary")
             }
             return .values(values)

@@ -19,7 +19,9 @@ public struct ArchiveContents: Sendable {
         return false
     }
 
-    public init(_ value: PropertyListValue) throws {
+    /// `limits` bound the walk that checks every UID: it visits each entry's nested values as a
+    /// tree, so it may meet at most `maxExpandedElements` of them, nested at most `maxDepth` deep.
+    public init(_ value: PropertyListValue, limits: PropertyListLimits = .userFile) throws {
         guard case .dictionary(let root) = value else {
             throw ArchiveError(.badHeader(key: "top level", problem: "is \(value.kindName), not dictionary"))
         }
@@ -33,15 +35,16 @@ public struct ArchiveContents: Sendable {
         }
         guard objects.first == .string(ArchiveFormat.nullMarker) else { throw ArchiveError(.missingNullMarker) }
 
+        var walk = UIDCheck(count: objects.count, limits: limits)
         for (key, entry) in top {
-            do { try Self.checkUIDs(in: entry, count: objects.count, depth: 0) } catch let error as ArchiveError {
+            do { try walk.check(entry, depth: 0) } catch let error as ArchiveError {
                 throw error.under(key).under(ArchiveFormat.topKey)
             }
         }
         var classNames = [String?](repeating: nil, count: objects.count)
         for (index, entry) in objects.enumerated() {
             do {
-                try Self.checkUIDs(in: entry, count: objects.count, depth: 0)
+                try walk.check(entry, depth: 0)
                 if case .dictionary(let fields) = entry {
                     if let classRef = fields[ArchiveFormat.classKey] {
                         classNames[index] = try Self.className(classRef, in: objects)
@@ -85,30 +88,6 @@ public struct ArchiveContents: Sendable {
         }
     }
 
-    /// Walks one entry's nested plain values; entries are shallow in any real archive, so the
-    /// depth limit only ever stops hostile input.
-    private static func checkUIDs(in value: PropertyListValue, count: Int, depth: Int) throws {
-        guard depth < ArchiveFormat.maximumDepth else { throw ArchiveError(.nestingTooDeep(limit: ArchiveFormat.maximumDepth)) }
-        switch value {
-        case .uid(let uid):
-            guard uid < UInt64(count) else { throw ArchiveError(.uidOutOfRange(uid: uid, objectCount: count)) }
-        case .array(let items):
-            for (position, item) in items.enumerated() {
-                do { try checkUIDs(in: item, count: count, depth: depth + 1) } catch let error as ArchiveError {
-                    throw error.under("[\(position)]")
-                }
-            }
-        case .dictionary(let fields):
-            for (key, item) in fields {
-                do { try checkUIDs(in: item, count: count, depth: depth + 1) } catch let error as ArchiveError {
-                    throw error.under(key)
-                }
-            }
-        case .string, .integer, .real, .boolean, .date, .data:
-            break
-        }
-    }
-
     private static func className(_ classRef: PropertyListValue, in objects: [PropertyListValue]) throws -> String {
         guard case .uid(let uid) = classRef else {
             throw ArchiveError(.malformedClass("$class is \(classRef.kindName), not UID"))
@@ -135,5 +114,42 @@ public struct ArchiveContents: Sendable {
             }
         }
         return name
+    }
+}
+
+/// Walks `$top` and each entry's nested plain values checking every UID is in range; entries
+/// are shallow in any real archive, so the depth and size limits only ever stop hostile input.
+private struct UIDCheck {
+    let count: Int
+    let limits: PropertyListLimits
+    private var visited = 0
+
+    init(count: Int, limits: PropertyListLimits) {
+        self.count = count
+        self.limits = limits
+    }
+
+    mutating func check(_ value: PropertyListValue, depth: Int) throws {
+        guard depth < limits.maxDepth else { throw ArchiveError(.nestingTooDeep(limit: limits.maxDepth)) }
+        visited += 1
+        guard visited <= limits.maxExpandedElements else { throw ArchiveError(.tooManyValues(limit: limits.maxExpandedElements)) }
+        switch value {
+        case .uid(let uid):
+            guard uid < UInt64(count) else { throw ArchiveError(.uidOutOfRange(uid: uid, objectCount: count)) }
+        case .array(let items):
+            for (position, item) in items.enumerated() {
+                do { try check(item, depth: depth + 1) } catch let error as ArchiveError {
+                    throw error.under("[\(position)]")
+                }
+            }
+        case .dictionary(let fields):
+            for (key, item) in fields {
+                do { try check(item, depth: depth + 1) } catch let error as ArchiveError {
+                    throw error.under(key)
+                }
+            }
+        case .string, .integer, .real, .boolean, .date, .data:
+            break
+        }
     }
 }

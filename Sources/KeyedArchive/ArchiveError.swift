@@ -1,3 +1,5 @@
+import PropertyList
+
 /// Why an archive could not be written or read, and where.
 ///
 /// Every damaged or unexpected archive becomes one of these rather than a crash: the
@@ -44,12 +46,16 @@ public struct ArchiveError: Error, Equatable, CustomStringConvertible {
         self.objectIndex = objectIndex
     }
 
+    /// Keys and names from the archive are cut (see `MessageText`), so a hostile archive
+    /// cannot make one message megabytes long.
     public var description: String {
         var text = Self.describe(kind)
         if !keyPath.isEmpty {
-            text += " at " + keyPath.reduce("") { path, key in
-                key.hasPrefix("[") ? path + key : (path.isEmpty ? key : path + "." + key)
+            let path = keyPath.reduce("") { path, key in
+                let key = MessageText.excerpt(key, limit: 40)
+                return key.hasPrefix("[") ? path + key : (path.isEmpty ? key : path + "." + key)
             }
+            text += " at " + MessageText.excerpt(path)
         }
         if let objectIndex { text += " ($objects[\(objectIndex)])" }
         return text
@@ -57,20 +63,21 @@ public struct ArchiveError: Error, Equatable, CustomStringConvertible {
 
     private static func describe(_ kind: Kind) -> String {
         switch kind {
-        case .unreadablePropertyList(let reason): return "not a property list: \(reason)"
-        case .badHeader(let key, let problem): return "bad archive header: \(key) \(problem)"
+        case .unreadablePropertyList(let reason): return "not a property list: \(MessageText.excerpt(reason, limit: 800))"
+        case .badHeader(let key, let problem): return "bad archive header: \(key) \(MessageText.excerpt(problem))"
         case .missingNullMarker: return "$objects does not start with \"$null\""
         case .uidOutOfRange(let uid, let count):
             return "UID \(uid) is out of range ($objects has \(count) entries)"
-        case .malformedClass(let reason): return "malformed $class: \(reason)"
-        case .classNotAllowed(let name): return "class \(name) is not allowed"
-        case .typeMismatch(let expected, let found): return "expected \(expected), found \(found)"
+        case .malformedClass(let reason): return "malformed $class: \(MessageText.excerpt(reason))"
+        case .classNotAllowed(let name): return "class \(MessageText.excerpt(name)) is not allowed"
+        case .typeMismatch(let expected, let found): return "expected \(expected), found \(MessageText.excerpt(found))"
         case .cyclicValue: return "container refers to itself"
         case .nestingTooDeep(let limit): return "objects nest deeper than \(limit) levels"
-        case .tooManyValues(let limit): return "archive expands to more than \(limit) values"
+        case .tooManyValues(let limit):
+            return "archive expands to more than \(MessageText.grouped(limit)) values, counting a shared container at every use"
         case .valueOutOfRange(let reason): return "value out of range: \(reason)"
-        case .malformedContainer(let reason): return "malformed container: \(reason)"
-        case .duplicateKey(let key): return "duplicate dictionary key \"\(key)\""
+        case .malformedContainer(let reason): return "malformed container: \(MessageText.excerpt(reason))"
+        case .duplicateKey(let key): return "duplicate dictionary key \"\(MessageText.excerpt(key))\""
         case .missingRoot: return "archive has no root object"
         }
     }

@@ -1,3 +1,5 @@
+import PropertyList
+
 /// The fixed names and numbers of NSKeyedArchiver's file format. Foundation's decoder matches
 /// these byte for byte, so they live in one place rather than as literals at each use.
 public enum ArchiveFormat {
@@ -22,16 +24,11 @@ public enum ArchiveFormat {
     public static let dataKey = "NS.data"
     public static let timeKey = "NS.time"
 
-    /// Deepest chain of nested objects we encode or decode. Deep enough for any real screen
-    /// stack; shallow enough that recursion stays far from the end of a thread's stack.
-    public static let maximumDepth = 512
-
-    /// Most values one decode may hand out: the larger of this and `valuesPerObjectLimit` per
-    /// `$objects` entry. An archive without shared containers yields about one value per UID it
-    /// holds; far more means containers shared down many levels, which would expand
-    /// exponentially in whoever walks or re-archives the result.
-    public static let minimumValueLimit = 1 << 20
-    public static let valuesPerObjectLimit = 16
+    /// Deepest chain of nested objects we encode, and decode unless a reader's limits say less:
+    /// deep enough for any real screen stack, shallow enough that recursion stays far from the
+    /// end of a thread's stack. How many values a decode may hand out is the reader's
+    /// `PropertyListLimits.maxExpandedElements`.
+    public static let maximumDepth = PropertyListLimits.deepestNesting
 }
 
 /// The Foundation classes whose archived form we read and write as plain Swift values.

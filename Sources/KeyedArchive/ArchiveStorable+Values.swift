@@ -104,8 +104,9 @@ extension Date: ArchiveStorable {
     public static func unarchive(_ reference: ArchiveReference, from unarchiver: KeyedUnarchiver) throws -> Date {
         let (index, _) = try unarchiver.entry(reference)
         let fields = try unarchiver.foundationFields(at: index, classes: FoundationClass.date, expected: "Date")
-        guard let time = fields[ArchiveFormat.timeKey], let seconds = try? ArchiveNumbers.double(time) else {
-            throw unarchiver.malformed("\(ArchiveFormat.timeKey) is missing or not a number", at: index)
+        // A NaN or infinite time is no date, and formatting one traps in Foundation.
+        guard let time = fields[ArchiveFormat.timeKey], let seconds = try? ArchiveNumbers.double(time), seconds.isFinite else {
+            throw unarchiver.malformed("\(ArchiveFormat.timeKey) is missing or not a finite number", at: index)
         }
         return Date(timeIntervalSinceReferenceDate: seconds)
     }

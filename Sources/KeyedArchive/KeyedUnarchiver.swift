@@ -21,7 +21,7 @@ public final class KeyedUnarchiver {
     /// Values handed out so far, counting a shared container's contents at every use: what the
     /// caller will walk (or write back) is this big even though it is built once.
     private var valuesDecoded = 0
-    private let valueLimit: Int
+    private let limits: PropertyListLimits
     /// Containers being decoded right now; meeting one again means it contains itself.
     private var containersInProgress: Set<Int> = []
     private var depth = 0
@@ -36,25 +36,32 @@ public final class KeyedUnarchiver {
     /// be a key of `renamedClasses`, which maps names written by an older version of a class
     /// (or by Foundation, which names Swift classes "Module.Class") to the class to build —
     /// the counterpart of NSKeyedUnarchiver's `setClass(_:forClassName:)`.
+    ///
+    /// `limits` bound the property list as it is read and then the decode: values handed out
+    /// (counting a shared container at every use) may not pass `maxExpandedElements`, nor
+    /// objects nest deeper than `maxDepth`.
     public convenience init(
         data: Data,
         allowedClasses: [any KeyedArchivable.Type] = [],
-        renamedClasses: [String: any KeyedArchivable.Type] = [:]
+        renamedClasses: [String: any KeyedArchivable.Type] = [:],
+        limits: PropertyListLimits = .userFile
     ) throws {
         let value: PropertyListValue
-        do { value = try PropertyListReader.value(from: data) } catch {
+        do { value = try PropertyListReader.value(from: data, limits: limits) } catch {
             throw ArchiveError(.unreadablePropertyList(String(describing: error)))
         }
-        try self.init(archive: value, allowedClasses: allowedClasses, renamedClasses: renamedClasses)
+        try self.init(archive: value, allowedClasses: allowedClasses, renamedClasses: renamedClasses, limits: limits)
     }
 
     /// Reads an archive already parsed into a property-list tree.
     public init(
         archive: PropertyListValue,
         allowedClasses: [any KeyedArchivable.Type] = [],
-        renamedClasses: [String: any KeyedArchivable.Type] = [:]
+        renamedClasses: [String: any KeyedArchivable.Type] = [:],
+        limits: PropertyListLimits = .userFile
     ) throws {
-        contents = try ArchiveContents(archive)
+        contents = try ArchiveContents(archive, limits: limits)
+        self.limits = limits
         var byName = renamedClasses
         for type in allowedClasses { byName[type.archiveClassName] = type }
         self.allowedClasses = byName
@@ -65,17 +72,17 @@ public final class KeyedUnarchiver {
         }
         fields = contents.top
         instances = Array(repeating: nil, count: contents.objects.count)
-        valueLimit = max(ArchiveFormat.minimumValueLimit, contents.objects.count * ArchiveFormat.valuesPerObjectLimit)
     }
 
     /// Decodes the root object of an archive made by `KeyedArchiver.archivedData(withRootObject:)`
     /// (or Foundation's). `type` itself is allowed when it is an archivable class.
     public static func unarchivedObject<T: ArchiveStorable>(
-        ofClass type: T.Type, from data: Data, allowedClasses: [any KeyedArchivable.Type] = []
+        ofClass type: T.Type, from data: Data, allowedClasses: [any KeyedArchivable.Type] = [],
+        limits: PropertyListLimits = .userFile
     ) throws -> T {
         var allowed = allowedClasses
         if let archivable = type as? any KeyedArchivable.Type { allowed.append(archivable) }
-        let unarchiver = try KeyedUnarchiver(data: data, allowedClasses: allowed)
+        let unarchiver = try KeyedUnarchiver(data: data, allowedClasses: allowed, limits: limits)
         guard let root = try unarchiver.decodeObject(of: type, forKey: ArchiveFormat.rootKey) else {
             throw ArchiveError(.missingRoot)
         }
@@ -150,7 +157,9 @@ public final class KeyedUnarchiver {
 
     private func count(_ values: Int) throws {
         valuesDecoded += values
-        guard valuesDecoded <= valueLimit else { throw ArchiveError(.tooManyValues(limit: valueLimit)) }
+        guard valuesDecoded <= limits.maxExpandedElements else {
+            throw ArchiveError(.tooManyValues(limit: limits.maxExpandedElements))
+        }
     }
 
     /// The fields of a Foundation object entry whose class is one of `classes`.
@@ -233,9 +242,7 @@ public final class KeyedUnarchiver {
     }
 
     private func nested<Result>(_ body: () throws -> Result) throws -> Result {
-        guard depth < ArchiveFormat.maximumDepth else {
-            throw ArchiveError(.nestingTooDeep(limit: ArchiveFormat.maximumDepth))
-        }
+        guard depth < limits.maxDepth else { throw ArchiveError(.nestingTooDeep(limit: limits.maxDepth)) }
         depth += 1
         defer { depth -= 1 }
         return try body()

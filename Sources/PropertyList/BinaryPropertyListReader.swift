@@ -12,9 +12,9 @@ public enum BinaryPropertyListReader {
         data.count >= magic.count && data.prefix(magic.count).elementsEqual(magic)
     }
 
-    public static func read(_ data: Data, maxDepth: Int = PropertyListLimits.maxDepth) throws -> PropertyListValue {
+    public static func read(_ data: Data, limits: PropertyListLimits = .userFile) throws -> PropertyListValue {
         try data.withUnsafeBytes { bytes in
-            var parser = try BinaryPropertyListParser(bytes: bytes, maxDepth: maxDepth)
+            var parser = try BinaryPropertyListParser(bytes: bytes, limits: limits)
             return try parser.readTopObject()
         }
     }
@@ -22,23 +22,25 @@ public enum BinaryPropertyListReader {
 
 private struct BinaryPropertyListParser {
     private let bytes: UnsafeRawBufferPointer
-    private let maxDepth: Int
+    private let limits: PropertyListLimits
     private let offsetIntSize: Int
     private let objectRefSize: Int
     private let objectCount: Int
     private let topObject: Int
     /// Where the offset table starts, which is also where object data must end.
     private let offsetTableStart: Int
-    /// Decoded objects by index. Keeping them means an object referenced many times is decoded
-    /// once and shared (Swift's copy-on-write storage), so a small file of nested shared
-    /// references cannot expand into an exponentially large value.
-    private var decoded: [PropertyListValue?]
+    /// Decoded objects by index, each with its expanded footprint. Keeping them means an object
+    /// referenced many times is decoded once and shared (Swift's copy-on-write storage), and its
+    /// footprint is added at every use, so the expanded size of the whole value is known, and
+    /// checked against the limits, after work proportional to the file rather than the expansion.
+    private var decoded: [(value: PropertyListValue, footprint: PropertyListFootprint)?]
+    private var distinctObjects = 0
     /// Objects being decoded on the current path; meeting one again means a reference cycle.
     private var inProgress: [Bool]
 
-    init(bytes: UnsafeRawBufferPointer, maxDepth: Int) throws {
+    init(bytes: UnsafeRawBufferPointer, limits: PropertyListLimits) throws {
         self.bytes = bytes
-        self.maxDepth = maxDepth
+        self.limits = limits
         let count = bytes.count
         let magic = BinaryPropertyListReader.magic
         guard count >= 8 else {
@@ -94,24 +96,28 @@ private struct BinaryPropertyListParser {
     }
 
     mutating func readTopObject() throws -> PropertyListValue {
-        try object(topObject, depth: 0)
+        try object(topObject, depth: 0).value
     }
 
     // MARK: Objects
 
-    private mutating func object(_ index: Int, depth: Int) throws -> PropertyListValue {
-        if let value = decoded[index] { return value }
-        let tablePosition = offsetTableStart + index * offsetIntSize
-        let rawOffset = Self.readUInt(bytes, at: tablePosition, size: offsetIntSize)
-        guard rawOffset >= 8, rawOffset < UInt64(offsetTableStart) else {
-            throw Self.error(.offsetOutOfRange,
-                             "object \(index) has offset \(rawOffset), outside the object area 8..<\(offsetTableStart)",
-                             at: tablePosition)
+    /// The object at `index`, met inside `depth` containers, with its expanded footprint.
+    private mutating func object(_ index: Int, depth: Int) throws -> (value: PropertyListValue, footprint: PropertyListFootprint) {
+        let start = try offset(of: index)
+        if let cached = decoded[index] {
+            guard depth + cached.footprint.height <= limits.maxDepth else {
+                throw Self.error(.tooDeep, limits.depthMessage, at: start)
+            }
+            return cached
         }
-        let start = Int(rawOffset)
+        distinctObjects += 1
+        guard distinctObjects <= limits.maxObjects else {
+            throw Self.error(.limitExceeded, "holds more than \(MessageText.grouped(limits.maxObjects)) distinct objects", at: start)
+        }
         let marker = bytes[start]
         let low = Int(marker & 0x0F)
         let value: PropertyListValue
+        var footprint: PropertyListFootprint?
         switch marker >> 4 {
         case 0x0:
             switch marker {
@@ -152,8 +158,8 @@ private struct BinaryPropertyListParser {
             try need(size, after: start)
             value = .uid(Self.readUInt(bytes, at: start + 1, size: size))
         case 0xA, 0xD:
-            guard depth < maxDepth else {
-                throw Self.error(.tooDeep, "containers nest deeper than \(maxDepth)", at: start)
+            guard depth < limits.maxDepth else {
+                throw Self.error(.tooDeep, limits.depthMessage, at: start)
             }
             guard !inProgress[index] else {
                 throw Self.error(.referenceCycle, "object \(index) contains itself", at: start)
@@ -162,18 +168,34 @@ private struct BinaryPropertyListParser {
             defer { inProgress[index] = false }
             if marker >> 4 == 0xA {
                 let (count, body) = try length(at: start, low: low, unitSize: objectRefSize)
-                value = .array(try array(body, count: count, depth: depth + 1))
+                let (elements, size) = try array(body, count: count, depth: depth + 1, at: start)
+                (value, footprint) = (.array(elements), size)
             } else {
                 let (count, body) = try length(at: start, low: low, unitSize: 2 * objectRefSize)
-                value = .dictionary(try dictionary(body, count: count, depth: depth + 1))
+                let (entries, size) = try dictionary(body, count: count, depth: depth + 1, at: start)
+                (value, footprint) = (.dictionary(entries), size)
             }
         default:
             throw Self.error(.unsupportedObject,
                              "marker 0x\(Self.hex(marker)) is not a supported object (sets and unknown types are refused)",
                              at: start)
         }
-        decoded[index] = value
-        return value
+        let size = footprint ?? .of(value)
+        if let problem = limits.problem(with: size) { throw Self.error(.limitExceeded, problem, at: start) }
+        decoded[index] = (value, size)
+        return (value, size)
+    }
+
+    /// Where object `index` starts, checked to lie in the object area.
+    private func offset(of index: Int) throws -> Int {
+        let tablePosition = offsetTableStart + index * offsetIntSize
+        let rawOffset = Self.readUInt(bytes, at: tablePosition, size: offsetIntSize)
+        guard rawOffset >= 8, rawOffset < UInt64(offsetTableStart) else {
+            throw Self.error(.offsetOutOfRange,
+                             "object \(index) has offset \(rawOffset), outside the object area 8..<\(offsetTableStart)",
+                             at: tablePosition)
+        }
+        return Int(rawOffset)
     }
 
     /// Integers of 1, 2 and 4 bytes are unsigned, 8 bytes signed two's complement, and 16 bytes
@@ -227,30 +249,45 @@ private struct BinaryPropertyListParser {
         return (count, body)
     }
 
-    private mutating func array(_ body: Int, count: Int, depth: Int) throws -> [PropertyListValue] {
+    /// Elements and their summed footprint, checked after each one so that the first element
+    /// past a limit stops the read (and the sums stay far from overflowing).
+    private mutating func array(_ body: Int, count: Int, depth: Int, at start: Int) throws
+        -> ([PropertyListValue], PropertyListFootprint) {
         var elements = [PropertyListValue]()
         elements.reserveCapacity(count)
+        var size = PropertyListFootprint(elements: 1, height: 1)
         for i in 0..<count {
-            elements.append(try object(try reference(at: body + i * objectRefSize), depth: depth))
+            let element = try object(try reference(at: body + i * objectRefSize), depth: depth)
+            elements.append(element.value)
+            try add(element.footprint, to: &size, at: start)
         }
-        return elements
+        return (elements, size)
     }
 
-    private mutating func dictionary(_ body: Int, count: Int, depth: Int) throws -> [String: PropertyListValue] {
+    private mutating func dictionary(_ body: Int, count: Int, depth: Int, at start: Int) throws
+        -> ([String: PropertyListValue], PropertyListFootprint) {
         var result = [String: PropertyListValue](minimumCapacity: count)
+        var size = PropertyListFootprint(elements: 1, height: 1)
         let valuesStart = body + count * objectRefSize
         for i in 0..<count {
             let keyPosition = body + i * objectRefSize
             let keyIndex = try reference(at: keyPosition)
-            guard case .string(let key) = try object(keyIndex, depth: depth) else {
+            guard case .string(let key) = try object(keyIndex, depth: depth).value else {
                 throw Self.error(.invalidKey, "dictionary key (object \(keyIndex)) is not a string", at: keyPosition)
             }
             let value = try object(try reference(at: valuesStart + i * objectRefSize), depth: depth)
-            guard result.updateValue(value, forKey: key) == nil else {
-                throw Self.error(.duplicateKey, "dictionary key \"\(key)\" appears twice", at: keyPosition)
+            guard result.updateValue(value.value, forKey: key) == nil else {
+                throw Self.error(.duplicateKey, "dictionary key \"\(MessageText.excerpt(key))\" appears twice", at: keyPosition)
             }
+            try add(PropertyListFootprint(stringBytes: key.utf8.count), to: &size, at: start)
+            try add(value.footprint, to: &size, at: start)
         }
-        return result
+        return (result, size)
+    }
+
+    private func add(_ child: PropertyListFootprint, to size: inout PropertyListFootprint, at start: Int) throws {
+        size.add(child)
+        if let problem = limits.problem(with: size) { throw Self.error(.limitExceeded, problem, at: start) }
     }
 
     private func reference(at position: Int) throws -> Int {

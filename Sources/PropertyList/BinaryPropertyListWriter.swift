@@ -65,20 +65,17 @@ private struct ObjectFlattener {
             var values = [Int]()
             keys.reserveCapacity(entries.count)
             values.reserveCapacity(entries.count)
-            for entry in entries { keys.append(scalar(.string(entry.key))) }
+            for entry in entries { keys.append(try scalar(.string(entry.key))) }
             for entry in entries { values.append(try add(entry.value, depth: depth + 1)) }
             objects[index] = .dictionary(keys: keys, values: values)
             return index
         default:
-            return scalar(value)
+            return try scalar(value)
         }
     }
 
     private func checkDepth(_ depth: Int) throws {
-        guard depth < PropertyListLimits.maxDepth else {
-            throw PropertyListError(.tooDeep, "containers nest deeper than \(PropertyListLimits.maxDepth)",
-                                    position: 0, unit: .none)
-        }
+        guard depth < PropertyListLimits.deepestNesting else { throw nestedTooDeep() }
     }
 
     private mutating func reserve() -> Int {
@@ -86,13 +83,17 @@ private struct ObjectFlattener {
         return objects.count - 1
     }
 
-    private mutating func scalar(_ value: PropertyListValue) -> Int {
+    private mutating func scalar(_ value: PropertyListValue) throws -> Int {
         let key: ScalarKey
         switch value {
         case .string(let s): key = .string(ExactString(value: s))
         case .integer(let i): key = .integer(i)
         case .real(let r): key = .real(r.bitPattern)
-        case .date(let d): key = .date(d.timeIntervalSinceReferenceDate.bitPattern)
+        case .date(let d):
+            // The format holds any double, but a date XML cannot hold would make the file
+            // unconvertible and a NaN date is no date at all; both writers refuse the same dates.
+            guard ISO8601Date.format(d) != nil else { throw unwritableDate(d) }
+            key = .date(d.timeIntervalSinceReferenceDate.bitPattern)
         case .data(let d): key = .data(d)
         case .uid(let u): key = .uid(u)
         case .boolean(let b): key = .boolean(b)

@@ -14,6 +14,8 @@ public struct PropertyListError: Error, CustomStringConvertible, Equatable, Send
         case invalidKey
         case duplicateKey
         case unrepresentableValue
+        /// The input passes one of the reader's `PropertyListLimits`.
+        case limitExceeded
         // Binary
         case badMagic
         case unsupportedVersion
@@ -48,9 +50,13 @@ public struct PropertyListError: Error, CustomStringConvertible, Equatable, Send
     public let unit: PositionUnit
     public let message: String
 
+    /// Longest message kept; pieces of input are cut where they are quoted, and this catches
+    /// any message built from several of them.
+    static let maxMessageLength = 4 * MessageText.excerptLength
+
     public init(_ kind: Kind, _ message: String, position: Int, unit: PositionUnit) {
         self.kind = kind
-        self.message = message
+        self.message = MessageText.excerpt(message, limit: Self.maxMessageLength)
         self.position = position
         self.unit = unit
     }

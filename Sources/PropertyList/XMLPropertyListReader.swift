@@ -6,9 +6,9 @@ import Foundation
 /// references: a DTD that declares entities is refused outright, so there is no billion-laughs
 /// expansion and no external entity is ever fetched. Errors carry the 1-based line.
 public enum XMLPropertyListReader {
-    public static func read(_ data: Data, maxDepth: Int = PropertyListLimits.maxDepth) throws -> PropertyListValue {
+    public static func read(_ data: Data, limits: PropertyListLimits = .userFile) throws -> PropertyListValue {
         try data.withUnsafeBytes { bytes in
-            var parser = XMLPropertyListParser(bytes: bytes, maxDepth: maxDepth)
+            var parser = XMLPropertyListParser(bytes: bytes, limits: limits)
             return try parser.parseDocument()
         }
     }
@@ -49,13 +49,16 @@ enum XMLTag: CaseIterable {
 struct XMLPropertyListParser {
     let bytes: UnsafeRawBufferPointer
     let end: Int
-    let maxDepth: Int
+    let limits: PropertyListLimits
+    /// XML has no references, so every element counts once, as it is read.
+    var budget: PropertyListBudget
     var pos = 0
 
-    init(bytes: UnsafeRawBufferPointer, maxDepth: Int) {
+    init(bytes: UnsafeRawBufferPointer, limits: PropertyListLimits) {
         self.bytes = bytes
         self.end = bytes.count
-        self.maxDepth = maxDepth
+        self.limits = limits
+        self.budget = PropertyListBudget(limits)
     }
 
     struct StartTag {
@@ -80,7 +83,7 @@ struct XMLPropertyListParser {
         guard pos < end else { throw error(.truncated, "no <plist> element", at: pos) }
         let root = try startTag()
         guard root.tag == .plist else {
-            throw error(.malformedXML, "the root element must be <plist>, not <\(text(root.name))>", at: root.offset)
+            throw error(.malformedXML, "the root element must be <plist>, not <\(excerpt(root.name))>", at: root.offset)
         }
         guard !root.selfClosing else { throw error(.malformedXML, "<plist/> holds no value", at: root.offset) }
         try skipMisc()
@@ -97,8 +100,24 @@ struct XMLPropertyListParser {
 
     private mutating func parseValue(depth: Int) throws -> PropertyListValue {
         let open = try startTag()
+        let value = try parseValue(open, depth: depth)
+        switch value {
+        case .array, .dictionary, .uid: break  // charged when they opened
+        default: try charge(.of(value), at: open.offset)
+        }
+        return value
+    }
+
+    /// Charges one element to the budget; a container is charged when it opens, with its
+    /// children charged as they are read.
+    private mutating func charge(_ footprint: PropertyListFootprint, at offset: Int) throws {
+        if let problem = budget.chargeObject() { throw error(.limitExceeded, problem, at: offset) }
+        if let problem = budget.charge(footprint) { throw error(.limitExceeded, problem, at: offset) }
+    }
+
+    private mutating func parseValue(_ open: StartTag, depth: Int) throws -> PropertyListValue {
         guard let tag = open.tag else {
-            throw error(.unknownTag, "<\(text(open.name))> is not a property list element", at: open.offset)
+            throw error(.unknownTag, "<\(excerpt(open.name))> is not a property list element", at: open.offset)
         }
         switch tag {
         case .true, .false:
@@ -117,7 +136,7 @@ struct XMLPropertyListParser {
             case .real: return .real(try real(trimmed, at: open.offset))
             default:
                 guard let date = ISO8601Date.parse(UnsafeRawBufferPointer(rebasing: bytes[trimmed])) else {
-                    throw error(.malformedDate, "\"\(text(trimmed))\" is not a date of the form YYYY-MM-DDTHH:MM:SSZ",
+                    throw error(.malformedDate, "\"\(excerpt(trimmed))\" is not a date of the form YYYY-MM-DDTHH:MM:SSZ",
                                 at: open.offset)
                 }
                 return .date(date)
@@ -131,11 +150,18 @@ struct XMLPropertyListParser {
                 throw error(.malformedData, "<data> is not valid base64", at: range.lowerBound + failure.offset)
             }
         case .array, .dict:
-            guard depth < maxDepth else {
-                throw error(.tooDeep, "containers nest deeper than \(maxDepth)", at: open.offset)
+            guard depth < limits.maxDepth else {
+                throw error(.tooDeep, limits.depthMessage, at: open.offset)
             }
-            if open.selfClosing { return tag == .array ? .array([]) : .dictionary([:]) }
-            return tag == .array ? .array(try array(depth: depth + 1)) : try dictionary(depth: depth + 1)
+            // Charged here as an empty container, so its children are counted as they come.
+            try charge(.of(.array([])), at: open.offset)
+            let value: PropertyListValue
+            if open.selfClosing {
+                value = tag == .array ? .array([]) : .dictionary([:])
+            } else {
+                value = tag == .array ? .array(try array(depth: depth + 1)) : try dictionary(depth: depth + 1)
+            }
+            return value
         case .key:
             throw error(.malformedXML, "<key> outside a <dict>", at: open.offset)
         case .plist:
@@ -168,15 +194,16 @@ struct XMLPropertyListParser {
             let open = try startTag()
             guard open.tag == .key else {
                 let kind: PropertyListError.Kind = open.tag == nil ? .unknownTag : .malformedXML
-                throw error(kind, "expected <key> in <dict>, found <\(text(open.name))>", at: open.offset)
+                throw error(kind, "expected <key> in <dict>, found <\(excerpt(open.name))>", at: open.offset)
             }
             let key = open.selfClosing ? "" : try characterData(.key)
+            try charge(PropertyListFootprint(stringBytes: key.utf8.count), at: open.offset)
             try skipMisc()
             if atEndTag {
-                throw error(.malformedXML, "<key>\(key)</key> has no value", at: pos)
+                throw error(.malformedXML, "<key>\(MessageText.excerpt(key))</key> has no value", at: pos)
             }
             guard entries.updateValue(try parseValue(depth: depth), forKey: key) == nil else {
-                throw error(.duplicateKey, "key \"\(key)\" appears twice in one <dict>", at: open.offset)
+                throw error(.duplicateKey, "key \"\(MessageText.excerpt(key))\" appears twice in one <dict>", at: open.offset)
             }
         }
         if entries.count == 1, case .integer(let uid)? = entries["CF$UID"], uid >= 0 {
@@ -198,7 +225,7 @@ struct XMLPropertyListParser {
             i += 2
         }
         guard i < range.upperBound else {
-            throw error(.malformedNumber, "\"\(text(range))\" is not an integer", at: offset)
+            throw error(.malformedNumber, "\"\(excerpt(range))\" is not an integer", at: offset)
         }
         var magnitude: UInt64 = 0
         var overflow = false
@@ -212,7 +239,7 @@ struct XMLPropertyListParser {
             default: digit = 16
             }
             guard digit < radix else {
-                throw error(.malformedNumber, "\"\(text(range))\" is not an integer", at: offset)
+                throw error(.malformedNumber, "\"\(excerpt(range))\" is not an integer", at: offset)
             }
             let (shifted, o1) = magnitude.multipliedReportingOverflow(by: radix)
             let (sum, o2) = shifted.addingReportingOverflow(digit)
@@ -222,14 +249,14 @@ struct XMLPropertyListParser {
         }
         let limit = negative ? UInt64(Int64.max) + 1 : UInt64(Int64.max)
         guard !overflow, magnitude <= limit else {
-            throw error(.integerOverflow, "\(text(range)) does not fit in a signed 64-bit integer", at: offset)
+            throw error(.integerOverflow, "\(excerpt(range)) does not fit in a signed 64-bit integer", at: offset)
         }
         return negative ? Int64(bitPattern: 0 &- magnitude) : Int64(magnitude)
     }
 
     private func real(_ range: Range<Int>, at offset: Int) throws -> Double {
         guard let value = Double(text(range)) else {
-            throw error(.malformedNumber, "\"\(text(range))\" is not a real number", at: offset)
+            throw error(.malformedNumber, "\"\(excerpt(range))\" is not a real number", at: offset)
         }
         return value
     }

@@ -33,11 +33,7 @@ private struct XMLWriter {
         case .real(let r): element("real", ascii: Self.format(r))
         case .boolean(let b): out.append(contentsOf: (b ? "<true/>\n" : "<false/>\n").utf8)
         case .date(let d):
-            guard let text = ISO8601Date.format(d) else {
-                throw PropertyListError(.unrepresentableValue,
-                                        "date \(d.timeIntervalSinceReferenceDate) s after 2001 is outside years 0...9999",
-                                        position: 0, unit: .none)
-            }
+            guard let text = ISO8601Date.format(d) else { throw unwritableDate(d) }
             element("date", ascii: text)
         case .data(let d):
             out.append(contentsOf: "<data>".utf8)
@@ -85,10 +81,7 @@ private struct XMLWriter {
     }
 
     private func checkDepth(_ depth: Int) throws {
-        guard depth < PropertyListLimits.maxDepth else {
-            throw PropertyListError(.tooDeep, "containers nest deeper than \(PropertyListLimits.maxDepth)",
-                                    position: 0, unit: .none)
-        }
+        guard depth < PropertyListLimits.deepestNesting else { throw nestedTooDeep() }
     }
 
     private mutating func indent(_ depth: Int) {

@@ -30,7 +30,7 @@ extension XMLPropertyListParser {
         let rest = body[range.upperBound...].drop(while: { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" })
         let encoding = rest.prefix(while: { $0 != "\"" && $0 != "'" && $0 != " " && $0 != "?" }).lowercased()
         guard ["utf-8", "utf8", "us-ascii", "ascii"].contains(encoding) else {
-            throw error(.unsupportedEncoding, "encoding \"\(encoding)\" is not supported (only UTF-8)", at: start)
+            throw error(.unsupportedEncoding, "encoding \"\(MessageText.excerpt(encoding))\" is not supported (only UTF-8)", at: start)
         }
     }
 
@@ -221,11 +221,11 @@ extension XMLPropertyListParser {
         skipWhitespace()
         guard pos < end else { throw error(.truncated, "the file ends inside </\(expected.name)>", at: pos) }
         guard bytes[pos] == UInt8(ascii: ">") else {
-            throw error(.malformedXML, "unexpected character in </\(text(name))>", at: pos)
+            throw error(.malformedXML, "unexpected character in </\(excerpt(name))>", at: pos)
         }
         pos += 1
         guard tag(named: name) == expected else {
-            throw error(.mismatchedTag, "<\(expected.name)> closed by </\(text(name))>", at: offset)
+            throw error(.mismatchedTag, "<\(expected.name)> closed by </\(excerpt(name))>", at: offset)
         }
     }
 
@@ -317,6 +317,13 @@ extension XMLPropertyListParser {
         while lower < upper, Self.isWhitespace(bytes[lower]) { lower += 1 }
         while upper > lower, Self.isWhitespace(bytes[upper - 1]) { upper -= 1 }
         return lower..<upper
+    }
+
+    /// Input quoted in a message: at most a message excerpt's length, cut with "…".
+    func excerpt(_ range: Range<Int>) -> String {
+        let shown = range.lowerBound..<min(range.upperBound, range.lowerBound + 4 * MessageText.excerptLength)
+        let quoted = MessageText.excerpt(text(shown))
+        return shown == range || quoted.hasSuffix("…") ? quoted : quoted + "…"
     }
 
     func text(_ range: Range<Int>) -> String {

@@ -61,12 +61,12 @@ extension RestorationEngine {
     /// (logged), so that what refers to it fails alone rather than the whole archive.
     func open(_ data: Data) throws -> (KeyedUnarchiver, [String]) {
         let value: PropertyListValue
-        do { value = try PropertyListReader.value(from: data) } catch {
+        do { value = try PropertyListReader.value(from: data, limits: .restorationState) } catch {
             throw RestorationError(.notAnArchive("not a property list: \(error)"))
         }
         var log: [String] = []
         do {
-            let contents = try ArchiveContents(value)
+            let contents = try ArchiveContents(value, limits: .restorationState)
             var known: [String: any KeyedArchivable.Type] = [RestorationNode.archiveClassName: RestorationNode.self]
             for type in allowedClasses { known[type.archiveClassName] = type }
             var renamed: [String: any KeyedArchivable.Type] = [:]
@@ -75,7 +75,7 @@ extension RestorationEngine {
                 renamed[name] = UnknownArchivedObject.self
                 log.append("object \(index): class \(name) is unknown to this build; what refers to it is skipped")
             }
-            return (try KeyedUnarchiver(archive: value, allowedClasses: Array(known.values), renamedClasses: renamed), log)
+            return (try KeyedUnarchiver(archive: value, allowedClasses: Array(known.values), renamedClasses: renamed, limits: .restorationState), log)
         } catch {
             throw RestorationError(.notAnArchive("\(error)"))
         }

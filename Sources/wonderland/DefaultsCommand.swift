@@ -145,7 +145,7 @@ struct DefaultsCommand: ParsableCommand {
                 data = contents
             }
             let value: PropertyListValue
-            do { value = try PropertyListReader.value(from: data) } catch {
+            do { value = try PropertyListReader.value(from: data, limits: .defaults) } catch {
                 throw DefaultsCommand.fail("\(file) is not a property list: \(error)")
             }
             guard case .dictionary(let values) = value else {

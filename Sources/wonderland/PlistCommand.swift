@@ -24,7 +24,7 @@ struct PlistCommand: ParsableCommand {
             var failed = false
             for file in files {
                 do {
-                    _ = try PlistFile.read(file)
+                    try PlistFile.lint(file)
                     print("\(file): OK")
                 } catch {
                     print("\(file): \(PlistFile.message(for: error))")
@@ -46,7 +46,7 @@ struct PlistCommand: ParsableCommand {
         func run() throws {
             try PlistFile.reportingFailure(of: file) {
                 let (value, _) = try PlistFile.read(file)
-                print(try PlistPrinter.render(value), terminator: "")
+                print(try PlistPrinter.render(value, limits: PlistFile.limits), terminator: "")
             }
         }
     }
@@ -68,7 +68,7 @@ struct PlistCommand: ParsableCommand {
         func run() throws {
             try PlistFile.reportingFailure(of: file) {
                 let (value, _) = try PlistFile.read(file)
-                let data = try PropertyListSerializer.data(from: value, format: format.propertyListFormat)
+                let data = try PlistFile.serialize(value, as: format.propertyListFormat)
                 let destination = output ?? file
                 if destination == "-" {
                     FileHandle.standardOutput.write(data)

@@ -11,17 +11,42 @@ enum PlistFile {
         let description: String
     }
 
+    /// What a file handed to `wonderland plist` may expand to.
+    static let limits = PropertyListLimits.userFile
+
     /// Reads and parses `path`; a keyed archive must also be structurally sound.
     static func read(_ path: String) throws -> (value: PropertyListValue, format: PropertyListFormat) {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
             throw FileError(description: "cannot read: \(reason(error))")
         }
-        let parsed = try PropertyListReader.read(data)
+        let parsed = try PropertyListReader.read(data, limits: limits)
         if ArchiveContents.isKeyedArchive(parsed.value) {
-            _ = try ArchiveContents(parsed.value)
+            _ = try ArchiveContents(parsed.value, limits: limits)
         }
         return parsed
+    }
+
+    /// What lint calls a problem beyond reading: a value no property-list writer accepts (a NaN
+    /// date, a date outside years 0...9999), which no program should have written.
+    struct UnstorableValue: Error, CustomStringConvertible {
+        let problem: String
+        var description: String { "unrepresentableValue: \(problem)" }
+    }
+
+    /// Reads `path` as `read` does and also refuses what could not be written back.
+    static func lint(_ path: String) throws {
+        let (value, _) = try read(path)
+        if let problem = value.storageProblem { throw UnstorableValue(problem: problem) }
+    }
+
+    /// The file's value in `format`; a value the format cannot hold is an error naming the
+    /// place of the first offending value, never a trap.
+    static func serialize(_ value: PropertyListValue, as format: PropertyListFormat) throws -> Data {
+        do { return try PropertyListSerializer.data(from: value, format: format) } catch let error as PropertyListError {
+            let name = format == .xml ? "XML" : "binary"
+            throw FileError(description: "cannot write as \(name): \(value.storageProblem ?? error.message)")
+        }
     }
 
     /// Writes beside the destination, then renames over it, so a reader never sees half a file
@@ -53,6 +78,7 @@ enum PlistFile {
         case let error as ArchiveError: "keyed archive: \(error)"
         case let error as PropertyListError: "\(error)"
         case let error as FileError: error.description
+        case let error as UnstorableValue: error.description
         default: "\(error)"
         }
     }

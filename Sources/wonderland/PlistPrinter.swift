@@ -5,8 +5,14 @@ import PropertyList
 /// Renders a property list as an indented tree. A keyed archive is shown resolved: objects by
 /// class name and keys, references followed, and an object met a second time (shared, or a
 /// cycle) printed as `<see #N ClassName>` instead of again.
+///
+/// The output is bounded whatever the file: past `maxLines` lines, `maxBytes` bytes or
+/// `ArchiveFormat.maximumDepth` levels the tree ends with a line saying where and why it stopped.
 final class PlistPrinter {
-    private var output = ""
+    static let maxLines = 100_000
+    static let maxBytes = 8 << 20
+
+    private var output = PlistOutput(maxLines: maxLines, maxBytes: maxBytes)
     private var expanded: Set<Int> = []
     private var depth = 0
     private let contents: ArchiveContents?
@@ -16,29 +22,34 @@ final class PlistPrinter {
     private static let arrayClasses: Set<String> = ["NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSOrderedSet", "NSMutableOrderedSet"]
     private static let dictionaryClasses: Set<String> = ["NSDictionary", "NSMutableDictionary"]
 
-    struct TooDeep: Error, CustomStringConvertible {
-        var description: String { "nesting deeper than \(ArchiveFormat.maximumDepth) levels" }
-    }
-
-    static func render(_ value: PropertyListValue) throws -> String {
-        if ArchiveContents.isKeyedArchive(value) {
-            let contents = try ArchiveContents(value)
-            let printer = PlistPrinter(contents: contents)
-            printer.output = "NSKeyedArchiver archive, \(contents.objects.count) objects\n"
-            for key in contents.top.keys.sorted() {
-                printer.output += "\(key) => "
-                try printer.archived(contents.top[key]!, indent: "")
-                printer.output += "\n"
+    static func render(_ value: PropertyListValue, limits: PropertyListLimits = .userFile) throws -> String {
+        let printer: PlistPrinter
+        do {
+            if ArchiveContents.isKeyedArchive(value) {
+                let contents = try ArchiveContents(value, limits: limits)
+                printer = PlistPrinter(contents: contents)
+                try printer.printArchive(contents)
+            } else {
+                printer = PlistPrinter(contents: nil)
+                try printer.plain(value, indent: "")
+                try printer.output.append("\n")
             }
-            return printer.output
+        } catch let stop as PlistOutput.Stopped {
+            return stop.text
         }
-        let printer = PlistPrinter(contents: nil)
-        try printer.plain(value, indent: "")
-        printer.output += "\n"
-        return printer.output
+        return printer.output.text
     }
 
     private init(contents: ArchiveContents?) { self.contents = contents }
+
+    private func printArchive(_ contents: ArchiveContents) throws {
+        try output.append("NSKeyedArchiver archive, \(contents.objects.count) objects\n")
+        for key in contents.top.keys.sorted() {
+            try output.append("\(output.quotedOrPlain(key, quote: false)) => ")
+            try archived(contents.top[key]!, indent: "")
+            try output.append("\n")
+        }
+    }
 
     // MARK: Plain property lists
 
@@ -48,16 +59,18 @@ final class PlistPrinter {
             try array(items, indent: indent, element: plain)
         case .dictionary(let fields):
             try nested {
-                output += "{\n"
+                try output.append("{\n")
                 for key in fields.keys.sorted() {
-                    output += "\(indent)  \(quoted(key)) => "
+                    try output.append("\(indent)  ")
+                    try output.appendQuoted(key)
+                    try output.append(" => ")
                     try plain(fields[key]!, indent: indent + "  ")
-                    output += "\n"
+                    try output.append("\n")
                 }
-                output += "\(indent)}"
+                try output.append("\(indent)}")
             }
         default:
-            output += scalar(value)
+            try scalar(value)
         }
     }
 
@@ -65,32 +78,30 @@ final class PlistPrinter {
     private func array(_ items: [PropertyListValue], indent: String,
                        element: (PropertyListValue, String) throws -> Void) throws {
         try nested {
-            output += "[\n"
+            try output.append("[\n")
             for (position, item) in items.enumerated() {
-                output += "\(indent)  \(position) => "
+                try output.append("\(indent)  \(position) => ")
                 try element(item, indent + "  ")
-                output += "\n"
+                try output.append("\n")
             }
-            output += "\(indent)]"
+            try output.append("\(indent)]")
         }
     }
 
-    private func scalar(_ value: PropertyListValue) -> String {
+    private func scalar(_ value: PropertyListValue) throws {
         switch value {
-        case .string(let text): quoted(text)
-        case .integer(let number): String(number)
-        case .real(let number): String(number)
-        case .boolean(let flag): flag ? "true" : "false"
-        case .date(let date): date.description
-        case .data(let bytes): dataSummary(bytes)
-        case .uid(let uid): "UID(\(uid))"
-        case .array, .dictionary: ""
+        case .string(let text): try output.appendQuoted(text)
+        case .integer(let number): try output.append(String(number))
+        case .real(let number): try output.append(String(number))
+        case .boolean(let flag): try output.append(flag ? "true" : "false")
+        case .date(let date): try output.append(PropertyListValue.describe(date))
+        case .data(let bytes): try output.append(Self.dataSummary(bytes))
+        case .uid(let uid): try output.append("UID(\(uid))")
+        case .array, .dictionary: break
         }
     }
 
-    private func quoted(_ text: String) -> String { "\"" + text.unicodeScalars.map { $0.escaped(asASCII: false) }.joined() + "\"" }
-
-    private func dataSummary(_ bytes: Data) -> String {
+    private static func dataSummary(_ bytes: Data) -> String {
         let shown = bytes.prefix(32).map { String(format: "%02x", $0) }.joined()
         return "<\(bytes.count) bytes \(shown)\(bytes.count > 32 ? "…" : "")>"
     }
@@ -107,66 +118,72 @@ final class PlistPrinter {
         case .dictionary:
             try plain(value, indent: indent)
         default:
-            output += scalar(value)
+            try scalar(value)
         }
     }
 
     private func object(at index: Int, indent: String) throws {
-        guard let contents, index != 0 else { output += "nil"; return }
+        guard let contents, index != 0 else { try output.append("nil"); return }
         let entry = contents.objects[index]
         guard let className = contents.classNames[index], case .dictionary(let fields) = entry else {
-            output += scalar(entry)
+            try scalar(entry)
             return
         }
+        let shownName = MessageText.excerpt(className)
         if Self.leafClasses.contains(className) {
-            output += leaf(className, fields)
+            try leaf(shownName, fields)
             return
         }
         guard expanded.insert(index).inserted else {
-            output += "<see #\(index) \(className)>"
+            try output.append("<see #\(index) \(shownName)>")
             return
         }
-        output += "\(className) #\(index) "
+        try output.append("\(shownName) #\(index) ")
         if Self.arrayClasses.contains(className), case .array(let items)? = fields["NS.objects"] {
             try archived(.array(items), indent: indent)
         } else if Self.dictionaryClasses.contains(className),
                   case .array(let keys)? = fields["NS.keys"], case .array(let values)? = fields["NS.objects"] {
             try nested {
-                output += "{\n"
+                try output.append("{\n")
                 for (key, value) in zip(keys, values) {
-                    output += "\(indent)  "
+                    try output.append("\(indent)  ")
                     try archived(key, indent: indent + "  ")
-                    output += " => "
+                    try output.append(" => ")
                     try archived(value, indent: indent + "  ")
-                    output += "\n"
+                    try output.append("\n")
                 }
-                output += "\(indent)}"
+                try output.append("\(indent)}")
             }
         } else {
             try nested {
-                output += "{\n"
+                try output.append("{\n")
                 for key in fields.keys.sorted() where key != ArchiveFormat.classKey {
-                    output += "\(indent)  \(quoted(key)) => "
+                    try output.append("\(indent)  ")
+                    try output.appendQuoted(key)
+                    try output.append(" => ")
                     try archived(fields[key]!, indent: indent + "  ")
-                    output += "\n"
+                    try output.append("\n")
                 }
-                output += "\(indent)}"
+                try output.append("\(indent)}")
             }
         }
     }
 
-    private func leaf(_ className: String, _ fields: [String: PropertyListValue]) -> String {
+    private func leaf(_ className: String, _ fields: [String: PropertyListValue]) throws {
         switch fields["NS.string"] ?? fields["NS.data"] ?? fields["NS.time"] {
-        case .string(let text)?: return quoted(text)
-        case .data(let bytes)?: return dataSummary(bytes)
-        case .real(let seconds)?: return Date(timeIntervalSinceReferenceDate: seconds).description
-        case .integer(let seconds)?: return Date(timeIntervalSinceReferenceDate: Double(seconds)).description
-        default: return "\(className) (malformed)"
+        case .string(let text)?: try output.appendQuoted(text)
+        case .data(let bytes)?: try output.append(Self.dataSummary(bytes))
+        case .real(let seconds)?: try output.append(PropertyListValue.describe(Date(timeIntervalSinceReferenceDate: seconds)))
+        case .integer(let seconds)?:
+            try output.append(PropertyListValue.describe(Date(timeIntervalSinceReferenceDate: Double(seconds))))
+        default: try output.append("\(className) (malformed)")
         }
     }
 
     private func nested(_ body: () throws -> Void) throws {
-        guard depth < ArchiveFormat.maximumDepth else { throw TooDeep() }
+        guard depth < ArchiveFormat.maximumDepth else {
+            throw output.stop("nested deeper than \(ArchiveFormat.maximumDepth) levels")
+        }
         depth += 1
         defer { depth -= 1 }
         try body()

@@ -3,39 +3,7 @@ import Testing
 import KeyedArchive
 import PropertyList
 
-// `wonderland plist` end to end: the built binary sits beside this test bundle.
-
-private struct Run {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-}
-
-private func wonderland(_ arguments: String...) throws -> Run {
-    let directory = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent()
-    let binary = directory.appendingPathComponent("wonderland")
-    try #require(FileManager.default.isExecutableFile(atPath: binary.path), "no wonderland binary at \(binary.path)")
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = ["plist"] + arguments
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let stdout = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return Run(status: process.terminationStatus, stdout: stdout, stderr: stderr)
-}
-
-/// A fresh directory per test, removed afterwards.
-private func withDirectory(_ body: (URL) throws -> Void) throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plist-cmd-\(UUID().uuidString)")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    try body(directory)
-}
+// `wonderland plist` end to end, through the built binary (PlistCommandSupport.swift).
 
 @Test func lintReportsEachFileAndFailsIfAnyIsBad() throws {
     try withDirectory { directory in

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PropertyList
+import PropertyListTestSupport
 
 /// Damage that is easier to generate than to commit: every truncation and many corruptions of
 /// valid files must end in a typed error or a value, never a trap.
@@ -29,27 +30,15 @@ import Testing
         }
     }
 
-    /// 64 levels of arrays that each hold the next level twice: 2^64 paths, 65 objects. The
-    /// reader decodes each object once and shares it.
-    @Test func sharedReferencesAreNotExpanded() throws {
-        var objects: [[UInt8]] = (0..<64).map { [0xA2, UInt8($0 + 1), UInt8($0 + 1)] }
-        objects.append([0x09])
-        var file = Array("bplist00".utf8)
-        var offsets: [UInt8] = []
-        for object in objects {
-            offsets.append(UInt8(file.count))
-            file += object
-        }
-        let table = file.count
-        file += offsets + [0, 0, 0, 0, 0, 0, 1, 1]
-        for field in [UInt64(objects.count), 0, UInt64(table)] {
-            file += (0..<8).reversed().map { UInt8(truncatingIfNeeded: field >> (8 * UInt64($0))) }
-        }
-        guard case .array(let top) = try BinaryPropertyListReader.read(Data(file)) else {
+    /// Ten levels of arrays that each hold the next level twice: 2^11 - 1 nodes from 11 objects.
+    /// The reader decodes each object once and shares it.
+    @Test func sharedReferencesAreDecodedOnce() throws {
+        guard case .array(let top) = try BinaryPropertyListReader.read(CraftedBinary.sharedReferenceBomb(levels: 10)) else {
             Issue.record("top object is not an array")
             return
         }
         #expect(top.count == 2)
+        #expect(top[0] == top[1])
     }
 
     @Test func xmlErrorsNameTheLine() {

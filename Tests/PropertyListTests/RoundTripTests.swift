@@ -103,7 +103,7 @@ import Testing
     @Test(arguments: formats)
     func writersRefuseNestingPastTheLimit(format: PropertyListFormat) {
         var value = PropertyListValue.array([])
-        for _ in 0..<PropertyListLimits.maxDepth { value = .array([value]) }
+        for _ in 0..<PropertyListLimits.deepestNesting { value = .array([value]) }
         do {
             _ = try PropertyListSerializer.data(from: value, format: format)
             Issue.record("expected tooDeep")
@@ -117,7 +117,7 @@ import Testing
     @Test(arguments: formats)
     func nestingAtTheLimitIsRead(format: PropertyListFormat) throws {
         var value = PropertyListValue.array([])
-        for _ in 1..<PropertyListLimits.maxDepth { value = .array([value]) }
+        for _ in 1..<PropertyListLimits.deepestNesting { value = .array([value]) }
         #expect(try PropertyListReader.value(from: PropertyListSerializer.data(from: value, format: format)) == value)
     }
 }

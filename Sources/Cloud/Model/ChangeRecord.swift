@@ -77,7 +77,7 @@ public struct ChangeRecord: Hashable, Sendable {
 
     /// The value written; nil for a removal. Throws when the payload is not a property list.
     public func value() throws -> PropertyListValue? {
-        try payload.map { try BinaryPropertyListReader.read($0) }
+        try payload.map { try BinaryPropertyListReader.read($0, limits: .changeFile) }
     }
 }
 
