@@ -21,7 +21,7 @@ public enum KeyValueStoreLimitError: Error, Equatable, CustomStringConvertible {
     case tooManyKeys(count: Int, limit: Int)
     case tooLarge(bytes: Int, limit: Int)
     case notAPropertyList(key: String)
-    /// A value the store will not take whatever room it has (see `ValueBudget`).
+    /// A value the store will not take whatever room it has (see `ReceivedChangeCheck.problem(writing:)`).
     case valueRefused(key: String, why: String)
 
     public var description: String {

@@ -157,10 +157,10 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
         for (key, value) in changes.sorted(by: { $0.key < $1.key }) {
             var payload: Data?
             if let value {
-                // Walked within a budget before it is written out: a value that shares its
-                // parts can stand for more than any writer could ever finish.
-                if let problem = ValueBudget.syncedValue.problem(in: value) {
-                    refusal = .valueRefused(key: key, why: "\(problem)")
+                // Checked within the limits other devices read with before it is written out:
+                // a value that shares its parts can stand for more than any writer could finish.
+                if let problem = ReceivedChangeCheck.problem(writing: value) {
+                    refusal = .valueRefused(key: key, why: problem)
                     break
                 }
                 guard let bytes = try? BinaryPropertyListWriter.data(from: value) else {
