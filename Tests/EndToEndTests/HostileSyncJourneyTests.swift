@@ -99,6 +99,56 @@ struct HostileSyncJourneyTests {
         #expect(!list.output.contains("WLReadingPosition.fatal ="), "\(list.output)")
     }
 
+    @Test("a sync folder holding a FIFO, a link to /dev/zero, a huge sparse file, a newer format and crafted damage: cloud list and status end and name them; the app launches and says so")
+    func hostileFolderContent() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wl-e2e-files-\(getpid())-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let peerFile = PeerChangeFile(device: "0badc0de0badc0de")
+        peerFile.add(key: "WLReadingPosition.wonderland", payload: PeerChangeFile.binaryPlistString("chapter 3"), milliseconds: 1_700_000_000_000)
+        try peerFile.write(to: folder.appendingPathComponent("0badc0de0badc0de.1.wlkv"))
+        #expect(mkfifo(folder.appendingPathComponent("dddd.1.wlkv").path, 0o600) == 0)
+        #expect(symlink("/dev/zero", folder.appendingPathComponent("eeee.1.wlkv").path) == 0)
+        let huge = folder.appendingPathComponent("ffff.1.wlkv").path
+        #expect(FileManager.default.createFile(atPath: huge, contents: Data([0x57, 0x4C, 0x4B, 0x56, 0x01, 0, 0, 0])))
+        #expect(truncate(huge, 70 << 20) == 0)
+        try Data([0x57, 0x4C, 0x4B, 0x56, 0x02, 0, 0, 0] + Array("a newer build's records".utf8)).write(to: folder.appendingPathComponent("cccc.1.wlkv"))
+        // Every 32 bytes a frame that parses, claiming a body that runs to the end of 8 MB.
+        var noise = [UInt8](repeating: 0, count: 8 << 20)
+        noise.replaceSubrange(0 ..< 8, with: [0x57, 0x4C, 0x4B, 0x56, 0x01, 0, 0, 0])
+        var position = 8
+        while position + 32 <= noise.count {
+            let length = UInt32(noise.count - position - 8)
+            let frame = withUnsafeBytes(of: length.bigEndian, Array.init) + [0, 0, 0, 0, 0, 0] + [UInt8](repeating: 0, count: 8) + [1, 0x61, 0]
+            noise.replaceSubrange(position ..< position + frame.count, with: frame)
+            position += 32
+        }
+        try Data(noise).write(to: folder.appendingPathComponent("abab.1.wlkv"))
+
+        let home = try HomeFolder()
+        let timed = try runCloud(["list"], home: home.url, folder: folder, timed: true)
+        #expect(timed.output.contains("WLReadingPosition.wonderland = \"chapter 3\""), "\(timed.output)")
+        print("wonderland cloud list on the hostile folder: elapsed \(Self.figure("Elapsed (wall clock) time (h:mm:ss or m:ss)", in: timed.output) ?? "?"), peak memory \(Self.figure("Maximum resident set size (kbytes)", in: timed.output) ?? "?") kB")
+        let status = try runCloud(["status"], home: home.url, folder: folder)
+        for line in ["Unread:   cccc.1.wlkv: written in format 2, newer than this Wonderland reads; it is left as it is",
+                     "Unread:   dddd.1.wlkv: not a regular file", "Unread:   eeee.1.wlkv: not a regular file",
+                     "Unread:   ffff.1.wlkv: 73400320 bytes, more than the 64 MB a device writes"] {
+            #expect(status.output.contains(line), "\(status.output)")
+        }
+        #expect(try Data(contentsOf: folder.appendingPathComponent("cccc.1.wlkv")).count == 31)
+
+        let device = try TmuxSession(columns: 120, rows: 30, environment: ["WONDERLAND_SYNC_FOLDER": folder.path], home: home)
+        try device.launchApp("-HPSyncLocations YES")
+        _ = try device.waitFor("the alert naming the unread files") { lines in
+            let words = lines.joined(separator: " ").replacingOccurrences(of: "│", with: " ").split(separator: " ").joined(separator: " ")
+            return words.contains("Left unread while syncing") && words.contains("dddd.1.wlkv")
+        }
+        try device.press("Enter")
+        _ = try device.waitFor("synced") { $0[0].hasSuffix("synced") }
+        try device.type("q")
+        _ = try device.waitForText("exit=0")
+    }
+
     private func runCloud(_ arguments: [String], home: URL, folder: URL, timed: Bool = false) throws -> (status: Int32, output: String) {
         let binary = try TmuxSession.locateBinary()
         let command = ["/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "HOME=\(home.path)", "XDG_DATA_HOME=\(home.path)/.local/share",

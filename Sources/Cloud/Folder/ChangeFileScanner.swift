@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Reads change records out of the bytes of a change file, from where the last read stopped.
 ///
@@ -93,9 +96,15 @@ struct ChangeFileScanner {
     /// a record could still be arriving (reading resumes there).
     private mutating func skipDamage(_ bytes: UnsafeRawBufferPointer, after position: Int, fileOffset start: Int) -> Int {
         if let next = nextValidRecord(bytes, after: position, fileOffset: start) { return next }
+        if resyncSpent >= resyncBudget { return bytes.count }
         var candidate = position + 1
         while candidate < bytes.count {
             if bytes.count - candidate < ChangeFileFormat.frameSize { return candidate }
+            guard let plausible = nextPlausibleFrame(bytes, from: candidate, before: bytes.count - ChangeFileFormat.frameSize + 1) else {
+                candidate = bytes.count - ChangeFileFormat.frameSize + 1
+                continue
+            }
+            candidate = plausible
             if case .incomplete = examine(bytes, at: candidate, fileOffset: start, resyncing: true) { return candidate }
             candidate += 1
         }
@@ -103,9 +112,29 @@ struct ChangeFileScanner {
     }
 
     private mutating func nextValidRecord(_ bytes: UnsafeRawBufferPointer, after position: Int, fileOffset start: Int) -> Int? {
+        let end = bytes.count - ChangeFileFormat.frameSize - ChangeFileFormat.minimumBodySize + 1
         var candidate = position + 1
-        while candidate + ChangeFileFormat.frameSize + ChangeFileFormat.minimumBodySize <= bytes.count {
-            if case .record = examine(bytes, at: candidate, fileOffset: start, resyncing: true) { return candidate }
+        while candidate < end, resyncSpent < resyncBudget, let plausible = nextPlausibleFrame(bytes, from: candidate, before: end) {
+            candidate = plausible + 1
+            // A body running past what is here cannot be a whole record: no need to look closer.
+            let length = Int(bytes[plausible + 2]) << 8 | Int(bytes[plausible + 3]) | Int(bytes[plausible + 1]) << 16
+            guard plausible + ChangeFileFormat.frameSize + length <= bytes.count else { continue }
+            if case .record = examine(bytes, at: plausible, fileOffset: start, resyncing: true) { return plausible }
+        }
+        return nil
+    }
+
+    /// The first offset in `start ..< end` where a frame's length could be valid: no body is
+    /// over 4 MB, so its first byte is 0 and its second at most 0x40. Found with memchr, so
+    /// searching through damage costs a byte comparison per offset, not a call of `examine`.
+    private func nextPlausibleFrame(_ bytes: UnsafeRawBufferPointer, from start: Int, before end: Int) -> Int? {
+        guard let base = bytes.baseAddress else { return nil }
+        let highest = UInt8(truncatingIfNeeded: ChangeFileFormat.maximumBodySize >> 16)
+        var candidate = start
+        while candidate < end {
+            guard let zero = memchr(base + candidate, 0, end - candidate) else { return nil }
+            candidate = base.distance(to: UnsafeRawPointer(zero))
+            if bytes[candidate + 1] <= highest { return candidate }
             candidate += 1
         }
         return nil
