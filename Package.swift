@@ -123,7 +123,7 @@ let package = Package(
                     // Read by path: gpsfake replays it.
                     exclude: ["Fixtures/paris-walk.nmea"]),
         .testTarget(name: "BookFrontTests", dependencies: ["BookFront", "Screens", "Terminal", "Defaults", "PropertyList", "KeyedArchive", "Restoration"]),
-        .testTarget(name: "RestorationTests", dependencies: ["Restoration", "PropertyList", "KeyedArchive", "FileSafety"]),
+        .testTarget(name: "RestorationTests", dependencies: ["Restoration", "PropertyList", "KeyedArchive", "FileSafety", "PropertyListTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -520,7 +520,7 @@ public enum SettingsValue {
         case .integer(let i): return String(i)
         case .real(let d): return format(d)
         case .boolean(let b): return b ? "YES" : "NO"
-        case .date(let d): return "\(d)"
+        case .date(let d): return d.timeIntervalSinceReferenceDate.isFinite ? "\(d)" : PropertyListValue.describe(d)
         case .data(let d): return "<\(d.count) bytes>"
         case .array(let a): return "(\(a.count) items)"
         case .dictionary(let d): return "{\(d.count) keys}"

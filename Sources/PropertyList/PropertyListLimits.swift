@@ -78,6 +78,12 @@ extension PropertyListLimits {
                     try budget.chargeObject().map { throw Self.failure(.limitExceeded, $0) }
                     stack.append((item, depth + 1))
                 }
+            case .uid:
+                // XML writes a UID as <dict><key>CF$UID</key><integer>, and its reader counts the
+                // dictionary (charged above as the UID), the key and the integer.
+                guard depth < maxDepth else { throw Self.failure(.tooDeep, depthMessage) }
+                try budget.charge(PropertyListFootprint(elements: 1, stringBytes: 6)).map { throw Self.failure(.limitExceeded, $0) }
+                for _ in 0..<2 { try budget.chargeObject().map { throw Self.failure(.limitExceeded, $0) } }
             default:
                 break
             }

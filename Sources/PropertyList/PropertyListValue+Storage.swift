@@ -18,17 +18,17 @@ extension PropertyListValue {
                 if let problem = Self.scalarProblem(value) {
                     return problem + " " + StorageWalkFrame.place(frames)
                 }
-                if let children = StorageWalkFrame.children(of: value) {
+                if let frame = StorageWalkFrame(value) {
                     guard frames.count < PropertyListLimits.deepestNesting else {
                         return "containers are nested deeper than \(PropertyListLimits.deepestNesting) levels "
                             + StorageWalkFrame.place(frames)
                     }
-                    frames.append(StorageWalkFrame(children: children))
+                    frames.append(frame)
                 }
             }
             guard let last = frames.indices.last else { return nil }
             if frames[last].next < frames[last].children.count {
-                current = frames[last].children[frames[last].next].value
+                current = frames[last].children[frames[last].next]
                 frames[last].next += 1
             } else {
                 frames.removeLast()
@@ -63,17 +63,21 @@ extension PropertyListValue {
     }
 }
 
-/// One container on the path of the storage walk, with the children still to visit.
+/// One container on the path of the storage walk, with the children still to visit. Labels
+/// are made only for a message, so the walk itself allocates one array per container.
 private struct StorageWalkFrame {
-    let children: [(label: String, value: PropertyListValue)]
+    let children: [PropertyListValue]
+    /// Keys in code-point order for a dictionary, so the first problem found is always the same one; nil for an array.
+    let keys: [String]?
     var next = 0
 
-    /// Children in a fixed order (keys by code point), so the first problem found is always the same one.
-    static func children(of value: PropertyListValue) -> [(label: String, value: PropertyListValue)]? {
+    init?(_ value: PropertyListValue) {
         switch value {
-        case .array(let items): items.enumerated().map { ("[\($0.offset)]", $0.element) }
-        case .dictionary(let entries): sortedEntries(entries).map { (MessageText.excerpt($0.key, limit: 40), $0.value) }
-        default: nil
+        case .array(let items): (children, keys) = (items, nil)
+        case .dictionary(let entries):
+            let sorted = sortedEntries(entries)
+            (children, keys) = (sorted.map(\.value), sorted.map(\.key))
+        default: return nil
         }
     }
 
@@ -82,8 +86,13 @@ private struct StorageWalkFrame {
         guard !frames.isEmpty else { return "at the top level" }
         var path = ""
         for frame in frames {
-            let label = frame.children[frame.next - 1].label
-            path += label.hasPrefix("[") || path.isEmpty ? label : "." + label
+            let index = frame.next - 1
+            if let keys = frame.keys {
+                let key = MessageText.excerpt(keys[index], limit: 40)
+                path += path.isEmpty ? key : "." + key
+            } else {
+                path += "[\(index)]"
+            }
         }
         return "at " + MessageText.excerpt(path)
     }

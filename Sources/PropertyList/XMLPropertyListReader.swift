@@ -111,8 +111,8 @@ struct XMLPropertyListParser {
     /// Charges one element to the budget; a container is charged when it opens, with its
     /// children charged as they are read.
     private mutating func charge(_ footprint: PropertyListFootprint, at offset: Int) throws {
-        if let problem = budget.chargeObject() { throw error(.limitExceeded, problem, at: offset) }
         if let problem = budget.charge(footprint) { throw error(.limitExceeded, problem, at: offset) }
+        if let problem = budget.chargeObject() { throw error(.limitExceeded, problem, at: offset) }
     }
 
     private mutating func parseValue(_ open: StartTag, depth: Int) throws -> PropertyListValue {

@@ -48,6 +48,8 @@ enum OldStylePlist {
     }
 
     static func dateText(_ date: Date) -> String {
+        // A NaN or infinite date (a damaged file) has no calendar form; say what it is instead.
+        guard date.timeIntervalSinceReferenceDate.isFinite else { return PropertyListValue.describe(date) }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")

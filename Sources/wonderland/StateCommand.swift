@@ -106,7 +106,8 @@ enum StateSummaryPrinter {
         case .integer(let number): text = "\(number)"
         case .real(let number): text = "\(number)"
         case .boolean(let flag): text = flag ? "true" : "false"
-        case .date(let date): text = ISO8601DateFormatter().string(from: date)
+        case .date(let date):
+            text = date.timeIntervalSinceReferenceDate.isFinite ? ISO8601DateFormatter().string(from: date) : PropertyListValue.describe(date)
         case .data(let data): text = "<\(data.count) bytes>"
         case .uid(let uid): text = "<uid \(uid)>"
         case .array(let items): text = "[" + items.map { describe($0, limit: limit) }.joined(separator: ", ") + "]"

@@ -131,6 +131,32 @@ import PropertyListTestSupport
         #expect(failure { try Self.small.check(Fixtures.mixed) } != nil)
     }
 
+    /// `check` draws each line where the XML reader does (XML shares nothing), and the binary
+    /// reader, which may share, accepts whatever is at the line.
+    @Test func checkAgreesWithTheReaders() throws {
+        let value = Fixtures.withUID(Fixtures.mixed)
+        let xml = try PropertyListSerializer.data(from: value, format: .xml)
+        let binary = try PropertyListSerializer.data(from: value, format: .binary)
+        let dimensions: [WritableKeyPath<PropertyListLimits, Int>] = [\.maxExpandedElements, \.maxObjects, \.maxStringBytes, \.maxDataBytes]
+        for dimension in dimensions {
+            func limits(_ size: Int) -> PropertyListLimits {
+                var limits = PropertyListLimits.userFile
+                limits[keyPath: dimension] = size
+                return limits
+            }
+            // The smallest size the XML reader accepts, by bisection (acceptance only grows with size).
+            var (refused, accepted) = (0, 1 << 20)
+            while accepted - refused > 1 {
+                let middle = (refused + accepted) / 2
+                if (try? XMLPropertyListReader.read(xml, limits: limits(middle))) != nil { accepted = middle } else { refused = middle }
+            }
+            #expect(accepted > 1, "\(dimension)")
+            #expect((try? limits(accepted).check(value)) != nil, "\(dimension) \(accepted)")
+            #expect((try? limits(accepted - 1).check(value)) == nil, "\(dimension) \(accepted - 1)")
+            #expect((try? BinaryPropertyListReader.read(binary, limits: limits(accepted))) != nil, "\(dimension) \(accepted)")
+        }
+    }
+
     @Test func presetsGrowWithTheTrustTheyNeed() {
         let presets: [PropertyListLimits] = [.changeFile, .defaults, .restorationState, .userFile]
         for preset in presets {
