@@ -40,6 +40,7 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
 
     private let connection = ConnectionState()
     private let news = NewsSignal()
+    private let unreadRows = RecentLines(keeping: 8)
 
     /// Does not connect: the first `fetchChanges` does, and a server that is down is only
     /// "offline" (the app works on its local copy meanwhile).
@@ -86,19 +87,31 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
         var newest: ConnectionState.LastRead?
         do {
             while true {
+                // A row larger than any device writes (someone with the database's password can
+                // write anything) is not fetched: only its size and number come, to name it.
                 let rows = try session.query("""
-                    SELECT key, value, clock, device, change FROM wonderland_kv
+                    SELECT CASE WHEN octet_length(key) <= \(Self.maximumKeyBytes) THEN key ELSE '' END,
+                           CASE WHEN coalesce(octet_length(value), 0) <= \(Self.maximumValueBytes) THEN value END,
+                           clock, left(device, 65), change,
+                           octet_length(key) > \(Self.maximumKeyBytes) OR coalesce(octet_length(value), 0) > \(Self.maximumValueBytes),
+                           octet_length(key) + coalesce(octet_length(value), 0)
+                    FROM wonderland_kv
                     WHERE change > \(cursor) ORDER BY change LIMIT \(options.fetchPageSize)
                     """)
                 for row in rows {
-                    let (key, value, clock, writer, change) = try row.decode((String, ByteBuffer?, Int64, String, Int64).self)
-                    if change > cursor {
-                        cursor = change
-                        newest = .init(database: connection.database, key: key, change: change, clock: clock)
+                    let (key, value, clock, writer, change, oversized, size) = try row.decode((String, ByteBuffer?, Int64, String, Int64, Bool, Int64).self)
+                    if change > cursor { cursor = change }
+                    if oversized {
+                        unreadRows.note("server row \(change): \(size) bytes, more than any device writes; not fetched")
+                        continue
                     }
+                    if change == cursor { newest = .init(database: connection.database, key: key, change: change, clock: clock) }
                     guard let writerDevice = DeviceIdentifier(writer), clock >= 0 else { continue }  // not a device's row
                     let stamp = ChangeStamp(clock: HybridTimestamp(rawValue: UInt64(clock)), device: writerDevice)
-                    records.append(ChangeRecord(key: key, payload: value.map { Data($0.readableBytesView) }, stamp: stamp))
+                    // The store checks every record it is given (limits, decoding, expansion)
+                    // as it does the folder's; the row number names the one it skips.
+                    records.append(ChangeRecord(key: key, payload: value.map { Data($0.readableBytesView) }, stamp: stamp,
+                                                origin: "server row \(change)"))
                 }
                 if rows.count < options.fetchPageSize { break }
             }
@@ -109,6 +122,15 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
         if let newest = newest { connection.lastRead = newest }
         return records
     }
+
+    /// A row is fetched only when its key and value are within what a device could write:
+    /// the key a little over the store's 64 bytes (so the store names one that is too long),
+    /// the value the store's whole 1 MB and a little. The store checks the rest.
+    static let maximumKeyBytes = 1_024
+    static let maximumValueBytes = 1_048_576 + 1_024
+
+    /// Rows left unfetched because of their size, the newest few.
+    public var readProblems: [String] { unreadRows.lines }
 
     public func waitForChanges(timeout: Double) {
         var deadline = Date(timeIntervalSinceNow: timeout)
@@ -289,4 +311,22 @@ private final class NewsSignal: @unchecked Sendable {
             pending = false
         }
     }
+}
+
+/// The newest few lines, shared between the worker and whoever asks.
+private final class RecentLines: @unchecked Sendable {
+    private let lock = NSLock()
+    private let keeping: Int
+    private var kept: [String] = []
+
+    init(keeping: Int) { self.keeping = keeping }
+
+    func note(_ line: String) {
+        lock.withLock {
+            kept.append(line)
+            if kept.count > keeping { kept.removeFirst(kept.count - keeping) }
+        }
+    }
+
+    var lines: [String] { lock.withLock { kept } }
 }

@@ -50,4 +50,6 @@ final class CloudDeferredBackend: KeyValueBackend, @unchecked Sendable {
     }
 
     func compact(latest: MergedChanges) { current?.compact(latest: latest) }
+
+    var readProblems: [String] { current?.readProblems ?? [] }
 }

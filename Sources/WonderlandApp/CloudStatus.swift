@@ -1,8 +1,9 @@
 import Cloud
 
 /// The one line the user sees about syncing, in the tab bar: nothing while sync is off,
-/// "synced", "syncing, 2 changes waiting", or "offline, 2 changes waiting: <why>" (the count
-/// first: a long reason is what the tab bar cuts). A server is named at the end ("synced ·
+/// "synced", "syncing, 2 changes waiting", "synced, 1 skipped" (changes from elsewhere not
+/// applied), or "offline, 2 changes waiting: <why>" (the counts first: a long reason is what
+/// the tab bar cuts). A server is named at the end ("synced ·
 /// server postgres://alice@db:5432/wonderland"), where a narrow tab bar cuts it first: the
 /// user typed that address and may have mistyped it, which a folder seldom hides.
 public final class CloudStatusBoard {
@@ -18,15 +19,19 @@ public final class CloudStatusBoard {
     private static func describeState(_ status: KeyValueStoreStatus?) -> String? {
         guard let status else { return nil }
         let waiting = status.pendingChanges
-        let changes = waiting == 1 ? "1 change waiting" : "\(waiting) changes waiting"
+        var counts: [String] = []
+        if waiting > 0 { counts.append(waiting == 1 ? "1 change waiting" : "\(waiting) changes waiting") }
+        // Changes from elsewhere that were not applied: counted here, named by
+        // `wonderland cloud status`. Before any reason, which is what a narrow tab bar cuts.
+        if status.skippedChanges > 0 { counts.append("\(status.skippedChanges) skipped") }
+        let tail = counts.isEmpty ? "" : ", " + counts.joined(separator: ", ")
         switch status.isReachable {
         case nil:
-            return waiting > 0 ? "sync: connecting, \(changes)" : "sync: connecting"
+            return "sync: connecting" + tail
         case true?:
-            return waiting > 0 ? "syncing, \(changes)" : "synced"
+            return counts.isEmpty ? "synced" : (waiting > 0 ? "syncing" : "synced") + tail
         case false?:
-            let why = status.problem.map { ": \($0)" } ?? ""
-            return waiting > 0 ? "offline, \(changes)\(why)" : "offline\(why)"
+            return "offline" + tail + (status.problem.map { ": \($0)" } ?? "")
         }
     }
 }

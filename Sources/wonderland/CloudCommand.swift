@@ -92,6 +92,20 @@ struct CloudCommand: ParsableCommand {
             case true?: print("Reached:  yes")
             case false?: print("Reached:  no: \(place.place.redacting(status.problem ?? "unknown reason"))")
             }
+            for line in Self.skippedLines(status) { print(place.place.redacting(line)) }
+            for warning in store.takeWarnings() { place.printError(warning) }
+        }
+
+        /// The changes from elsewhere that were not applied, and the files not read: a count,
+        /// then each named (the newest few), one line each.
+        static func skippedLines(_ status: KeyValueStoreStatus) -> [String] {
+            var lines: [String] = []
+            if status.skippedChanges > 0 {
+                lines.append("Skipped:  \(status.skippedChanges) change\(status.skippedChanges == 1 ? "" : "s") from elsewhere not applied")
+                lines += status.lastSkipped.map { "  skipped \($0)" }
+            }
+            lines += status.readProblems.map { "Unread:   \($0)" }
+            return lines
         }
     }
 
@@ -100,10 +114,13 @@ struct CloudCommand: ParsableCommand {
         @Flag(help: "Do not sync first; show this machine's copy only.") var offline = false
 
         func run() throws {
-            let store = Where.current().openStore()
+            let place = Where.current()
+            let store = place.openStore()
             if !offline { store.synchronize() }
             let values = store.dictionaryRepresentation
             for key in values.keys.sorted() { print("\(key) = \(StateSummaryPrinter.describe(values[key]!, limit: 200))") }
+            let skipped = store.status.skippedChanges
+            if skipped > 0 { place.printError("\(skipped) change\(skipped == 1 ? "" : "s") from elsewhere not applied; `wonderland cloud status` names them.") }
         }
     }
 

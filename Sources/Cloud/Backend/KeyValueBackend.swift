@@ -32,6 +32,15 @@ public protocol KeyValueBackend: AnyObject, Sendable {
     /// `latest` is the merged state the store holds now. Failures are not errors worth
     /// reporting; compaction is tried again later.
     func compact(latest: MergedChanges)
+
+    /// What the backend holds but could not read, one line each ("x.3.wlkv: written in format
+    /// 2, newer than this Wonderland reads"), as of the last fetch. Standing problems, not
+    /// events: a line goes when its cause does.
+    var readProblems: [String] { get }
+}
+
+extension KeyValueBackend {
+    public var readProblems: [String] { [] }
 }
 
 /// A backend that checks the store's limits itself (the server, in the writing transaction)

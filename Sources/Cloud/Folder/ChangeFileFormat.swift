@@ -18,6 +18,15 @@ enum ChangeFileFormat {
     static let maximumBodySize = 4 << 20
     static let removalFlag: UInt8 = 1
 
+    static let version: UInt8 = 1
+
+    /// The version a file's header names when it is our magic with a newer version: such a
+    /// file is another build's to read and write, and this one leaves it as it is.
+    static func newerVersion(in bytes: UnsafeRawBufferPointer) -> UInt8? {
+        guard bytes.count >= 5, zip(bytes.prefix(4), header.prefix(4)).allSatisfy({ $0 == $1 }), bytes[4] > version else { return nil }
+        return bytes[4]
+    }
+
     /// One record, framed, appended to `buffer`.
     static func append(_ record: ChangeRecord, to buffer: inout [UInt8]) {
         let key = Array(record.key.utf8.prefix(Int(UInt16.max)))

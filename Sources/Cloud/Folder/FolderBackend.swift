@@ -107,6 +107,9 @@ public final class FolderBackend: KeyValueBackend, @unchecked Sendable {
     /// Regions of damaged bytes skipped so far (damage is never returned as a record).
     public var damagedRegionsSkipped: Int { lock.withLock { reader.damagedRegions } }
 
+    /// Change files left unread (newer format, not a regular file, too large), with why.
+    public var readProblems: [String] { lock.withLock { reader.problems } }
+
     /// Whether inotify is watching the folder now (false: polling only).
     public var isWatchingWithInotify: Bool { watcher.isWatching }
 

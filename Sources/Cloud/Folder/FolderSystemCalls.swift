@@ -34,8 +34,10 @@ enum FolderSystemCalls {
         let size: Int
         let modified: Int
         let links: Int
+        let isRegularFile: Bool
 
         init(_ info: stat) {
+            isRegularFile = info.st_mode & S_IFMT == S_IFREG
             identity = Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
             size = Int(info.st_size)
             modified = Int(info.st_mtim.tv_sec) &* 1_000_000_000 &+ Int(info.st_mtim.tv_nsec)
@@ -48,9 +50,29 @@ enum FolderSystemCalls {
         return stat(path, &info) == 0 ? FileStatus(info) : nil
     }
 
+    /// The status of the name itself, a symbolic link not followed.
+    static func linkStatus(of path: String) -> FileStatus? {
+        var info = stat()
+        return lstat(path, &info) == 0 ? FileStatus(info) : nil
+    }
+
     static func status(of descriptor: Int32) -> FileStatus? {
         var info = stat()
         return fstat(descriptor, &info) == 0 ? FileStatus(info) : nil
+    }
+
+    /// A regular file opened for reading, or nil. O_NONBLOCK, so a FIFO someone left in the
+    /// folder cannot block the open (it waits for a writer otherwise), and the fstat check turns
+    /// away FIFOs, devices and sockets before a byte is read; O_NOFOLLOW, so a symbolic link
+    /// cannot point the reader at /dev/zero or another user's file.
+    static func openRegularFile(_ path: String) -> (descriptor: Int32, status: FileStatus)? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }
+        guard let status = status(of: descriptor), status.isRegularFile, status.size >= 0 else {
+            close(descriptor)
+            return nil
+        }
+        return (descriptor, status)
     }
 
     /// Bytes `offset ..< offset + count` (fewer at the end of the file).

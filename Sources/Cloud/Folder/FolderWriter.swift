@@ -41,7 +41,10 @@ final class FolderWriter {
     func compact(latest: MergedChanges) throws -> [String] {
         var deleted: [String] = []
         try withNewestGenerationLocked { file in
-            let generations = try OwnChangeFile.generations(in: folder, of: device).filter { $0.generation <= file.name.generation }
+            // A generation a newer build wrote is that build's: never rewritten or deleted here.
+            let generations = try OwnChangeFile.generations(in: folder, of: device).filter {
+                $0.generation <= file.name.generation && !FolderReader.isNewerFormat(path: folder + "/" + $0.fileName)
+            }
             var newest = MergedChanges()
             for generation in generations {
                 guard let records = FolderReader.readWhole(path: folder + "/" + generation.fileName) else {

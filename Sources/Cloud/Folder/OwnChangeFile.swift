@@ -31,8 +31,13 @@ final class OwnChangeFile {
 
     static func open(_ name: ChangeFileName, in folder: String) throws -> OwnChangeFile {
         let path = folder + "/" + name.fileName
-        let descriptor = Glibc.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        // O_NONBLOCK: a FIFO under this name must fail the open, not wait for a reader.
+        let descriptor = Glibc.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0o600)
         guard descriptor >= 0 else { throw BackendUnavailable(reason: FolderSystemCalls.reason("open", path, errno)) }
+        guard FolderSystemCalls.status(of: descriptor)?.isRegularFile == true else {
+            close(descriptor)
+            throw BackendUnavailable(reason: "cannot write \(path): it is not a regular file")
+        }
         return OwnChangeFile(name: name, path: path, descriptor: descriptor)
     }
 
@@ -57,11 +62,12 @@ final class OwnChangeFile {
     func endsCleanly() -> Bool {
         guard let status = FolderSystemCalls.status(of: descriptor) else { return false }
         if status.size == verifiedEnd { return true }
-        let reader = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard reader >= 0 else { return false }
+        guard let (reader, _) = FolderSystemCalls.openRegularFile(path) else { return false }
         defer { close(reader) }
         let start = status.size > verifiedEnd ? verifiedEnd : 0
-        guard let bytes = FolderSystemCalls.read(reader, from: start, count: status.size - start) else { return false }
+        // Too much to check is as good as a torn tail: the next generation starts clean.
+        guard status.size - start <= FolderReader.maximumFileSize,
+              let bytes = FolderSystemCalls.read(reader, from: start, count: status.size - start) else { return false }
         var scanner = ChangeFileScanner()
         let result = bytes.withUnsafeBytes { scanner.scan($0, fileOffset: start) }
         guard result.damagedRegions == 0, result.consumedTo == status.size else { return false }

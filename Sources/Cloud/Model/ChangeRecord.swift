@@ -47,11 +47,26 @@ public struct ChangeRecord: Hashable, Sendable {
     /// The value as a binary property list; nil when the key was removed (a tombstone).
     public let payload: Data?
     public let stamp: ChangeStamp
+    /// Where the record was read ("a1b2c3d4e5f60718.3.wlkv at byte 4096", "server row 812"),
+    /// so a record that cannot be applied can be named. Not part of the change: the same change
+    /// read from two places is one change.
+    public let origin: String?
 
-    public init(key: String, payload: Data?, stamp: ChangeStamp) {
+    public init(key: String, payload: Data?, stamp: ChangeStamp, origin: String? = nil) {
         self.key = key
         self.payload = payload
         self.stamp = stamp
+        self.origin = origin
+    }
+
+    public static func == (lhs: ChangeRecord, rhs: ChangeRecord) -> Bool {
+        lhs.key == rhs.key && lhs.stamp == rhs.stamp && lhs.payload == rhs.payload
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(key)
+        hasher.combine(stamp)
+        hasher.combine(payload)
     }
 
     public init(key: String, value: PropertyListValue?, stamp: ChangeStamp) throws {

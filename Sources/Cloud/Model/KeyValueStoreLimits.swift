@@ -21,6 +21,8 @@ public enum KeyValueStoreLimitError: Error, Equatable, CustomStringConvertible {
     case tooManyKeys(count: Int, limit: Int)
     case tooLarge(bytes: Int, limit: Int)
     case notAPropertyList(key: String)
+    /// A value the store will not take whatever room it has (see `ReceivedChangeCheck.problem(writing:)`).
+    case valueRefused(key: String, why: String)
 
     public var description: String {
         switch self {
@@ -29,6 +31,7 @@ public enum KeyValueStoreLimitError: Error, Equatable, CustomStringConvertible {
         case .tooManyKeys(let count, let limit): return "the store would hold \(count) keys; it may hold at most \(limit)"
         case .tooLarge(let bytes, let limit): return "the store would hold \(bytes) bytes; it may hold at most \(limit)"
         case .notAPropertyList(let key): return "the value for \"\(key)\" cannot be written as a property list"
+        case .valueRefused(let key, let why): return "the value for \"\(key.prefix(24))\" cannot be synced: \(why)"
         }
     }
 }

@@ -44,6 +44,14 @@ public struct KeyValueStoreStatus: Sendable, Equatable {
     public var pendingChanges: Int
     /// Seconds since 1970 of the last sync that reached the backend.
     public var lastSync: Double?
+    /// Changes from elsewhere not applied (damaged, over a limit, or the one the last launch
+    /// died applying), counted once each however often they are read.
+    public var skippedChanges: Int = 0
+    /// The newest of them, at most `skippedShown`, to name.
+    public var lastSkipped: [SkippedChange] = []
+    public static let skippedShown = 8
+    /// What the backend holds but could not read (see `KeyValueBackend.readProblems`).
+    public var readProblems: [String] = []
 
     public init(isReachable: Bool? = nil, problem: String? = nil, pendingChanges: Int = 0, lastSync: Double? = nil) {
         self.isReachable = isReachable

@@ -48,12 +48,22 @@ public struct LocalReplica: Equatable, Sendable {
             records.append(.dictionary(fields))
         }
         var root: [String: PropertyListValue] = [
+            "format": .integer(Int64(Self.format)),
             "device": .string(device.rawValue),
             "clock": .integer(Int64(bitPattern: clock.rawValue)),
             "changes": .array(records),
         ]
         if let backend { root["backend"] = .string(backend) }
         return .dictionary(root)
+    }
+
+    /// The version of the copy's layout; a copy without one is version 1.
+    public static let format = 1
+
+    /// The format a copy says it has, when that is newer than this build reads.
+    static func newerFormat(of value: PropertyListValue) -> Int64? {
+        guard case .dictionary(let root) = value, case .integer(let format)? = root["format"], format > Int64(Self.format) else { return nil }
+        return format
     }
 
     public init(propertyList value: PropertyListValue) throws {
@@ -111,15 +121,36 @@ public struct LocalReplicaFile: Sendable {
         }
     }
 
+    /// The copy holds at most the store's 1 MB and its removals; a file many times that is
+    /// not one this app wrote.
+    static let maximumSize = 16 << 20
+
     private func readUnlocked(warning: inout String?) -> LocalReplica? {
-        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
-        do {
-            return try LocalReplica(propertyList: BinaryPropertyListReader.read(data))
-        } catch {
-            let moved = try? AtomicFile.moveAside(url, label: "damaged")
-            warning = "The synced store's local copy \(url.path) could not be read (\(error)); it was moved to \(moved?.lastPathComponent ?? "?") and the store starts again from the sync folder."
-            return nil
+        let data: Data
+        switch BoundedFileRead.read(url.path, limit: Self.maximumSize) {
+        case .missing, .unreadable: return nil
+        case .notRegularFile: return moveAside(because: "it is not a regular file", warning: &warning)
+        case .tooLarge(let bytes, let limit): return moveAside(because: "it is \(bytes) bytes, more than \(limit)", warning: &warning)
+        case .bytes(let bytes): data = Data(bytes)
         }
+        do {
+            let value = try BinaryPropertyListReader.read(data)
+            if let format = LocalReplica.newerFormat(of: value) {
+                // A newer build's copy: kept byte for byte under another name, never rewritten.
+                let moved = try? AtomicFile.moveAside(url, label: "newer")
+                warning = "The synced store's local copy \(url.path) was written by a newer Wonderland (format \(format)); it was kept as \(moved?.lastPathComponent ?? "?") and this one starts again from the sync folder."
+                return nil
+            }
+            return try LocalReplica(propertyList: value)
+        } catch {
+            return moveAside(because: "\(error)", warning: &warning)
+        }
+    }
+
+    private func moveAside(because why: String, warning: inout String?) -> LocalReplica? {
+        let moved = try? AtomicFile.moveAside(url, label: "damaged")
+        warning = "The synced store's local copy \(url.path) could not be read (\(why)); it was moved to \(moved?.lastPathComponent ?? "?") and the store starts again from the sync folder."
+        return nil
     }
 
     private func withLock<T>(_ body: () throws -> T) throws -> T {

@@ -49,8 +49,12 @@ public struct LocalReplicaFolder: Sendable {
     public func deviceIdentifier(warning: inout String?) -> DeviceIdentifier {
         let file = url.appendingPathComponent("device-id")
         for _ in 0..<3 {
-            if let data = FileManager.default.contents(atPath: file.path) {
-                let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            // Read bounded and only from a regular file: anything else in its place is damage.
+            switch BoundedFileRead.read(file.path, limit: 256) {
+            case .missing, .unreadable: break
+            case let read:
+                var text = ""
+                if case .bytes(let bytes) = read { text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
                 if let device = DeviceIdentifier(text) { return device }
                 let moved = try? AtomicFile.moveAside(file, label: "damaged")
                 warning = "This machine's sync identity \(file.path) could not be read; it was moved to \(moved?.lastPathComponent ?? "?") and a new one was made."

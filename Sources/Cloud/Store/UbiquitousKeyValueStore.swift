@@ -59,6 +59,14 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
     private var warnings: [String] = []
     private var observers: [Int: (KeyValueStoreChange) -> Void] = [:]
     private var nextObserverID = 0
+    /// Changes from elsewhere that were not applied, by change, at most `maximumSkippedKept`.
+    private var skipped: [ChangeIdentity: SkippedChange] = [:]
+    private var skippedOrder: [ChangeIdentity] = []
+    /// Changes that would bring the store over its key count or total: offered again with the
+    /// next changes, which may free the space.
+    private var heldForSpace: [ChangeRecord] = []
+    private let applyGuard: ApplyGuard?
+    static let maximumSkippedKept = 256
 
     /// One sync pass at a time, whether from the worker or `synchronize()`.
     private let syncLock = NSLock()
@@ -72,10 +80,22 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
         var warning: String?
         let saved = configuration.replicaFile?.load(warning: &warning)
         if let warning { warnings.append(warning) }
+        applyGuard = configuration.replicaFile.map { ApplyGuard(copy: $0.url) }
         device = configuration.device ?? saved?.device ?? DeviceIdentifier.random()
         clock = HybridLogicalClock(last: saved?.clock ?? .zero, wallMilliseconds: configuration.wallMilliseconds)
+        local = MergedChanges()
+        for change in applyGuard?.recover() ?? [] {
+            rememberSkippedLocked(change)
+            warnings.append("The last launch stopped while applying a synced change, so it is skipped from now on: \(change)")
+        }
         if let saved, saved.device == device, saved.backend == nil || saved.backend == backendName {
-            local = saved.changes
+            // The copy is checked like news from elsewhere: an older build may have kept a
+            // change this one refuses.
+            let admitted = admitLocked(saved.changes.latest.values.map { record in
+                ChangeRecord(key: record.key, payload: record.payload, stamp: record.stamp, origin: "this machine's copy")
+            })
+            local = MergedChanges(admitted)
+            if admitted.count != saved.changes.latest.count { replicaNeedsSaving = true }
         } else {
             local = MergedChanges()
             let dropped = saved?.changes.liveKeys ?? []
@@ -84,7 +104,7 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
                 queued.append(KeyValueStoreChange(reason: .accountChange, changedKeys: dropped.sorted()))
             }
         }
-        replicaNeedsSaving = saved == nil || saved?.backend != backendName
+        replicaNeedsSaving = replicaNeedsSaving || saved == nil || saved?.backend != backendName
         currentStatus.pendingChanges = pendingRecordsLocked().count
     }
 
@@ -137,6 +157,12 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
         for (key, value) in changes.sorted(by: { $0.key < $1.key }) {
             var payload: Data?
             if let value {
+                // Checked within the limits other devices read with before it is written out:
+                // a value that shares its parts can stand for more than any writer could finish.
+                if let problem = ReceivedChangeCheck.problem(writing: value) {
+                    refusal = .valueRefused(key: key, why: problem)
+                    break
+                }
                 guard let bytes = try? BinaryPropertyListWriter.data(from: value) else {
                     refusal = .notAPropertyList(key: key)
                     break
@@ -161,7 +187,9 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
         }
         for record in records {
             if let current = local.record(forKey: record.key), current.payload == record.payload { continue }
-            local.merge(ChangeRecord(key: record.key, payload: record.payload, stamp: ChangeStamp(clock: clock.now(), device: device)))
+            let stamped = ChangeRecord(key: record.key, payload: record.payload, stamp: ChangeStamp(clock: clock.now(), device: device))
+            local.merge(stamped)
+            if let value = changes[record.key] { decoded[record.key] = (stamped.stamp, value) }
         }
         replicaNeedsSaving = true
         currentStatus.pendingChanges = pendingRecordsLocked().count
@@ -296,10 +324,12 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
         var reached = false
         do {
             let fetched = try backend.fetchChanges()
-            for record in fetched { clock.observe(record.stamp.clock) }
             let pending = lock.withLock { () -> [ChangeRecord] in
-                delivered.merge(fetched)
-                absorbLocked(fetched, reason: hasSynced ? .serverChange : .initialSyncChange)
+                let admitted = admitLocked(fetched)
+                // A change that was not admitted has no say, not even over the clock.
+                for record in admitted { clock.observe(record.stamp.clock) }
+                delivered.merge(admitted)
+                absorbLocked(admitted, reason: hasSynced ? .serverChange : .initialSyncChange)
                 return pendingRecordsLocked()
             }
             if !pending.isEmpty {
@@ -312,7 +342,12 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
                 }
             }
             reached = true
+            let problems = backend.readProblems.prefix(KeyValueStoreStatus.skippedShown).map { SkippedChange.printable($0, limit: SkippedChange.maximumLength) }
             lock.withLock {
+                for problem in problems where !currentStatus.readProblems.contains(problem) {
+                    warnings.append("Left unread while syncing: \(problem)")
+                }
+                currentStatus.readProblems = Array(problems)
                 hasSynced = true
                 currentStatus.isReachable = true
                 currentStatus.problem = nil
@@ -333,16 +368,99 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
         return reached
     }
 
-    /// Merges changes from elsewhere and queues a change for the keys whose value changed.
+    /// The changes from elsewhere that pass `ReceivedChangeCheck` and are not quarantined; the
+    /// others are remembered as skipped. Each is checked under the apply marker, so a check
+    /// that kills the process names the change that did it. Their decoded values are kept.
+    private func admitLocked(_ records: [ChangeRecord]) -> [ChangeRecord] {
+        var admitted: [ChangeRecord] = []
+        admitted.reserveCapacity(records.count)
+        defer { applyGuard?.finished() }
+        for record in records {
+            // This copy's own winner again (every read starts over at launch): checked already.
+            if let current = local.record(forKey: record.key), current == record {
+                admitted.append(record)
+                continue
+            }
+            if let applyGuard {
+                if applyGuard.isQuarantined(record) {
+                    rememberSkippedLocked(SkippedChange(record, reason: .stoppedTheLastLaunch))
+                    continue
+                }
+                applyGuard.willApply(record)
+            }
+            switch ReceivedChangeCheck.value(of: record, limits: configuration.limits) {
+            case .success(let value):
+                admitted.append(record)
+                if let value, decoded[record.key].map({ $0.stamp <= record.stamp }) ?? true {
+                    decoded[record.key] = (record.stamp, value)
+                }
+            case .failure(let reason):
+                rememberSkippedLocked(SkippedChange(record, reason: reason))
+            }
+        }
+        return admitted
+    }
+
+    /// Merges admitted changes from elsewhere and queues a change for the keys whose value
+    /// changed. A change that would bring the store over its key count or total is held back
+    /// (and named as skipped) until space is freed; removals go first, so a batch that frees
+    /// space and takes it again fits as the devices that wrote it meant.
     private func absorbLocked<S: Sequence>(_ records: S, reason: KeyValueStoreChangeReason) where S.Element == ChangeRecord {
         var changed = Set<String>()
-        for record in records {
+        let offered = (heldForSpace + records).sorted { lhs, rhs in
+            lhs.isRemoval != rhs.isRemoval ? lhs.isRemoval : lhs.stamp < rhs.stamp
+        }
+        heldForSpace = []
+        let limits = configuration.limits
+        var (keys, bytes) = Self.usage(of: local)
+        for record in offered {
             let before = local.record(forKey: record.key)
-            if local.merge(record), before?.payload != record.payload { changed.insert(record.key) }
+            if let before, !MergedChanges.wins(record, over: before) { continue }
+            let keysAfter = keys - (before?.payload == nil ? 0 : 1) + (record.payload == nil ? 0 : 1)
+            let bytesAfter = bytes - Self.size(of: before) + Self.size(of: record)
+            let over: KeyValueStoreLimitError?
+            if keysAfter > limits.maximumKeyCount, keysAfter > keys {
+                over = .tooManyKeys(count: keysAfter, limit: limits.maximumKeyCount)
+            } else if bytesAfter > limits.maximumTotalBytes, bytesAfter > bytes {
+                over = .tooLarge(bytes: bytesAfter, limit: limits.maximumTotalBytes)
+            } else {
+                over = nil
+            }
+            if let over {
+                rememberSkippedLocked(SkippedChange(record, reason: .storeFull(over)))
+                if heldForSpace.count < limits.maximumKeyCount { heldForSpace.append(record) }
+                continue
+            }
+            (keys, bytes) = (keysAfter, bytesAfter)
+            local.merge(record)
+            forgetSkippedLocked(ChangeIdentity(record))
+            if before?.payload != record.payload { changed.insert(record.key) }
         }
         guard !changed.isEmpty else { return }
         replicaNeedsSaving = true
         queued.append(KeyValueStoreChange(reason: reason, changedKeys: changed.sorted()))
+    }
+
+    private static func size(of record: ChangeRecord?) -> Int {
+        guard let record, let payload = record.payload else { return 0 }
+        return record.key.utf8.count + payload.count
+    }
+
+    private func rememberSkippedLocked(_ change: SkippedChange) {
+        let identity = change.identity
+        if skipped.updateValue(change, forKey: identity) == nil {
+            skippedOrder.append(identity)
+            if skippedOrder.count > Self.maximumSkippedKept { skipped[skippedOrder.removeFirst()] = nil }
+        }
+        currentStatus.skippedChanges = skippedOrder.count
+        currentStatus.lastSkipped = skippedOrder.suffix(KeyValueStoreStatus.skippedShown).compactMap { skipped[$0] }
+    }
+
+    private func forgetSkippedLocked(_ identity: ChangeIdentity) {
+        guard skipped.removeValue(forKey: identity) != nil else { return }
+        skippedOrder.removeAll { $0 == identity }
+        currentStatus.skippedChanges = skippedOrder.count
+        currentStatus.lastSkipped = skippedOrder.suffix(KeyValueStoreStatus.skippedShown).compactMap { skipped[$0] }
     }
 
     /// The server refused this machine's batch whole: its changes are taken back (each key
@@ -378,7 +496,7 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
         do {
             let merged = try file.save(replica)
             // Another instance on this machine may have saved changes of its own meanwhile.
-            lock.withLock { absorbLocked(merged.changes.latest.values, reason: .serverChange) }
+            lock.withLock { absorbLocked(admitLocked(Array(merged.changes.latest.values)), reason: .serverChange) }
         } catch {
             lock.withLock {
                 replicaNeedsSaving = true
@@ -391,7 +509,7 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
     private func valueLocked(forKey key: String) -> PropertyListValue? {
         guard let record = local.record(forKey: key), record.payload != nil else { return nil }
         if let cached = decoded[key], cached.stamp == record.stamp { return cached.value }
-        let value = try? record.value()
+        let value = try? ReceivedChangeCheck.value(of: record, limits: configuration.limits).get()
         decoded[key] = (record.stamp, value)
         return value
     }
