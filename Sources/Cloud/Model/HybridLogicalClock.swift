@@ -48,11 +48,23 @@ public final class HybridLogicalClock: @unchecked Sendable {
         return last
     }
 
+    /// The wall clock is read as at most 2^47 ms (about the year 6429), so no honest clock's
+    /// reading lies past that plus one counter's worth of borrowed milliseconds. A timestamp
+    /// beyond it can only be forged or damaged: taken as is, it would win every later merge for
+    /// its key and, at the top of the range, wrap this device's own clock back to zero.
+    public static let latestHonestMilliseconds: UInt64 = (UInt64(1) << 47) + (UInt64(1) << 16)
+
+    /// Whether a timestamp could have come from an honest clock (see `latestHonestMilliseconds`).
+    public static func isHonest(_ stamp: HybridTimestamp) -> Bool {
+        stamp.milliseconds <= latestHonestMilliseconds
+    }
+
     /// Takes note of a timestamp from another device, so later local changes order after it.
+    /// One no honest clock could have issued is ignored.
     public func observe(_ remote: HybridTimestamp) {
         lock.lock()
         defer { lock.unlock() }
-        if remote > last { last = remote }
+        if remote > last, Self.isHonest(remote) { last = remote }
     }
 
     /// The latest timestamp issued or observed (saved with the local replica).

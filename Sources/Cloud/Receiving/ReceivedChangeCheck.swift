@@ -18,6 +18,8 @@ public enum SkipReason: Error, Sendable, Equatable, CustomStringConvertible {
     case storeFull(KeyValueStoreLimitError)
     /// The last launch stopped while applying it.
     case stoppedTheLastLaunch
+    /// Stamped later than any honest clock reads: it would win every merge for its key forever.
+    case clockPastAnyClock(HybridTimestamp)
 
     public var description: String {
         switch self {
@@ -29,6 +31,7 @@ public enum SkipReason: Error, Sendable, Equatable, CustomStringConvertible {
         case .notStorable(let why): return "the value cannot be stored: \(why)"
         case .storeFull(let limit): return "\(limit)"
         case .stoppedTheLastLaunch: return "the last launch stopped while applying it"
+        case .clockPastAnyClock(let stamp): return "its clock (\(stamp)) is later than any real clock can read"
         }
     }
 }
@@ -47,6 +50,7 @@ public enum ReceivedChangeCheck {
 
     /// The record's value (nil for a removal), or why it must not be applied.
     public static func value(of record: ChangeRecord, limits storeLimits: KeyValueStoreLimits) -> Result<PropertyListValue?, SkipReason> {
+        guard HybridLogicalClock.isHonest(record.stamp.clock) else { return .failure(.clockPastAnyClock(record.stamp.clock)) }
         let keyBytes = record.key.utf8.count
         if keyBytes == 0 { return .failure(.emptyKey) }
         if keyBytes > storeLimits.maximumKeyBytes { return .failure(.keyTooLong(bytes: keyBytes, limit: storeLimits.maximumKeyBytes)) }
