@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+/// What the user is told is saved at once survives a kill -9 the moment the screen shows it;
+/// and a device that followed another's reading, killed and relaunched, keeps the newer place
+/// and does not send the other device back.
+@Suite("Saved at once, and newest wins, in tmux")
+struct SavedFieldsJourneyTests {
+    static let paris = "--location 48.8566,2.3522"
+
+    func killApp(_ tmux: TmuxSession) throws {
+        kill(try tmux.appPID(), SIGKILL)
+        try tmux.waitForText("exit=137")
+    }
+
+    func saved(_ tmux: TmuxSession, _ key: String) throws -> String {
+        let result = try tmux.wonderland("defaults", "read", key)
+        return result.status == 0 ? result.output : ""
+    }
+
+    @Test("pin, map type, tracking mode and a note: kill -9 as soon as the screen shows each, three rounds; every one is on disk")
+    func killedAsSoonAsShown() throws {
+        let tmux = try TmuxSession(columns: 100, rows: 30)
+        var lost: [String] = []
+        let mapTypes = ["Satellite", "Hybrid", "Standard"]
+        let trackings = ["Follow with heading", "None", "Follow"]
+        for round in 0..<3 {
+            try tmux.launchForFirstFrame("--fresh \(Self.paris)", forbidding: nil)
+            try tmux.rememberPlace("Kept \(round)")
+            try killApp(tmux)
+            if !(try saved(tmux, "HPLocation")).contains("Kept \(round)") { lost.append("pin \(round)") }
+
+            try tmux.launchForFirstFrame("--fresh \(Self.paris)", forbidding: nil)
+            try tmux.type("m")
+            _ = try tmux.waitForText("\(mapTypes[round]) ·")
+            try killApp(tmux)
+            if (try saved(tmux, "HPMapType")).trimmingCharacters(in: .whitespacesAndNewlines) != "\((round + 1) % 3)" { lost.append("map type \(round)") }
+
+            try tmux.launchForFirstFrame("--fresh \(Self.paris)", forbidding: nil)
+            try tmux.type("t")
+            _ = try tmux.waitForText("· \(trackings[round]) ")
+            try killApp(tmux)
+            if (try saved(tmux, "HPFollowHeading")).trimmingCharacters(in: .whitespacesAndNewlines) != "\((round + 2) % 3)" { lost.append("tracking \(round)") }
+
+            try tmux.launchForFirstFrame("--fresh", forbidding: nil)
+            let note = "Fades away, round \(round)"
+            try tmux.typeCheshireCatNote(note)
+            try tmux.press("Escape")
+            _ = try tmux.waitForText("Notes (e to edit)")
+            try killApp(tmux)
+            if !(try saved(tmux, "WLCharacterNotes")).contains(note) { lost.append("note \(round)") }
+        }
+        tmux.check(lost.isEmpty, "lost after kill -9: \(lost)")
+    }
+
+    @Test("A follows B's reading, A is killed at once and relaunched: both end on B's page, and B is not sent back")
+    func followedPlaceSurvivesAKill() throws {
+        let folder = try SyncFolder()
+        let book = try SyncedBook(beside: folder.url)
+        let environment = ["WONDERLAND_SYNC_FOLDER": folder.url.path]
+        let b = try TmuxSession(columns: 100, rows: 24, environment: environment, session: "B")
+        let a = try TmuxSession(columns: 100, rows: 24, environment: environment, session: "A")
+        for device in [b, a] { try device.openSynced(book) }
+        // A reads a little first, so its archive and defaults hold a place of its own.
+        try a.press("Space")
+        _ = try a.waitForText("page 2 of")
+        _ = try b.waitForText("Moved to where you were reading elsewhere.")
+
+        let paragraph = try b.readSixPages(from: 2)
+        _ = try a.waitForText(paragraph)
+        try killApp(a)
+
+        try a.launchForFirstFrame("--book \(book.path) -WLSyncReadingPosition YES", forbidding: nil)
+        _ = try a.waitForText("synced")
+        let relaunched = try a.waitForText(paragraph)
+        a.check(relaunched.joined().contains("page 8 of"), "A is back on B's page")
+        // Give A's relaunch time to have sent anything it would send, then look at B.
+        _ = try? b.waitFor("B sent back", timeout: 3) { $0.joined().contains("Moved to where you were reading elsewhere.") }
+        let shownOnB = try b.screen()
+        b.check(shownOnB.joined().contains(paragraph) && shownOnB.joined().contains("page 8 of"), "B stays on its page")
+        for device in [a, b] {
+            try device.type("q")
+            _ = try device.waitForText("exit=0")
+        }
+    }
+}
