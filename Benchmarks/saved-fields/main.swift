@@ -11,6 +11,10 @@ import Glibc
 // with other processes: the tool the multi-process tests spawn, and a benchmark of an "at once"
 // save.
 //
+// The three worker modes take an optional START (Unix seconds): the store is opened (and the
+// file read) first, then the worker waits until START, so every worker starts from the same file
+// and their saves overlap.
+//
 //   saved-fields notes FILE WORKER COUNT       COUNT note saves on ten characters of its own
 //                                              (`c<WORKER>-<n>`), each saved at once.
 //   saved-fields bookmarks FILE WORKER COUNT   COUNT bookmarks added to one book every worker
@@ -30,9 +34,17 @@ func store(_ path: String) -> DefaultsStore {
     DefaultsStore(fileURL: URL(fileURLWithPath: path))
 }
 
+/// Sleeps until the shared start time, if one was given.
+func waitForStart() {
+    guard arguments.count == 5, let start = Double(arguments[4]) else { return }
+    let delay = start - Date().timeIntervalSince1970
+    if delay > 0 { usleep(useconds_t(min(delay, 10) * 1_000_000)) }
+}
+
 func notes(file: String, worker: Int, count: Int) throws {
     let store = store(file)
     let notes = CharacterNotes(store: store)
+    waitForStart()
     for step in 0 ..< count {
         store.processExternalChanges()
         try notes.save("worker \(worker) edit \(step)", for: "c\(worker)-\(step % 10)")
@@ -42,6 +54,7 @@ func notes(file: String, worker: Int, count: Int) throws {
 func bookmarks(file: String, worker: Int, count: Int) throws {
     let store = store(file)
     let storage = ReaderStorage(store: store)
+    waitForStart()
     for step in 0 ..< count {
         store.processExternalChanges()
         let marks = try storage.bookmarks(forBook: "shared-book")
@@ -52,6 +65,7 @@ func bookmarks(file: String, worker: Int, count: Int) throws {
 func positions(file: String, worker: Int, count: Int) throws {
     let store = store(file)
     let positions = ReadingPositions(store: store)
+    waitForStart()
     for step in 0 ..< count {
         store.processExternalChanges()
         positions.move(to: step * 10, inBook: "book-\(worker)")
@@ -125,9 +139,9 @@ struct Usage: Error, CustomStringConvertible {
 
 do {
     switch (arguments.first, arguments.count) {
-    case ("notes"?, 4): try notes(file: arguments[1], worker: Int(arguments[2]) ?? 0, count: Int(arguments[3]) ?? 0)
-    case ("bookmarks"?, 4): try bookmarks(file: arguments[1], worker: Int(arguments[2]) ?? 0, count: Int(arguments[3]) ?? 0)
-    case ("positions"?, 4): try positions(file: arguments[1], worker: Int(arguments[2]) ?? 0, count: Int(arguments[3]) ?? 0)
+    case ("notes"?, 4), ("notes"?, 5): try notes(file: arguments[1], worker: Int(arguments[2]) ?? 0, count: Int(arguments[3]) ?? 0)
+    case ("bookmarks"?, 4), ("bookmarks"?, 5): try bookmarks(file: arguments[1], worker: Int(arguments[2]) ?? 0, count: Int(arguments[3]) ?? 0)
+    case ("positions"?, 4), ("positions"?, 5): try positions(file: arguments[1], worker: Int(arguments[2]) ?? 0, count: Int(arguments[3]) ?? 0)
     case ("save-and-wait"?, 4): try saveAndWait(file: arguments[1], kind: arguments[2], value: Int(arguments[3]) ?? 0)
     case ("dump"?, 2): try dump(file: arguments[1])
     case ("bench"?, 3): try bench(file: arguments[1], count: Int(arguments[2]) ?? 100)

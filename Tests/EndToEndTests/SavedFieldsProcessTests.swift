@@ -18,10 +18,11 @@ struct SavedFieldsProcessTests {
         return path
     }
 
-    /// Starts every worker, then waits for all: they run at the same time.
+    /// Starts every worker, then waits for all: each reads the file, then all begin together.
     func runAtOnce(_ mode: String) throws {
         let tool = try Self.tool()
-        let children = try (0..<Self.processes).map { try ChildProcess(arguments: [tool, mode, file, String($0), String(Self.edits)]) }
+        let start = String(Date().timeIntervalSince1970 + 2)
+        let children = try (0..<Self.processes).map { try ChildProcess(arguments: [tool, mode, file, String($0), String(Self.edits), start]) }
         for child in children {
             let status = child.wait()
             #expect(status == 0, "\(mode) worker: \(child.output)")
