@@ -61,6 +61,7 @@ struct CharacterDetailTests {
             "queen": .dictionary(["text": .string("Shouts."), "otherVersions": .array([.string("Plays croquet.")])]),
         ])])
         let pilot = try DetailPilot(bookURL: folder.appendingPathComponent("none.txt"), store: store)
+        #expect(pilot.lines.contains { $0.contains("Queen of Hearts") && $0.contains("note saved 2 ways") }, "the list says where to look")
         try pilot.send(.key(.enter))
         let notesRow = try #require(pilot.lines.firstIndex { $0.hasPrefix("─ Notes (e to edit)") }) + 1
         #expect(pilot.lines[notesRow] == " Shouts.")
@@ -75,6 +76,9 @@ struct CharacterDetailTests {
         #expect(store.object(forKey: CharacterNotes.storeKey) == .dictionary([
             "queen": .string("Shouts.\n\(CharacterDetailScreen.otherVersionMarker)\nPlays croquet."),
         ]))
+        try pilot.send(.key(.escape))
+        #expect(pilot.lines.contains { $0.contains("Queen of Hearts") })
+        #expect(!pilot.lines.contains { $0.contains("note saved") }, "settled: the list says so no more")
     }
 
     @Test func aClickOnTheNotesStartsEditingAndEscSaves() throws {

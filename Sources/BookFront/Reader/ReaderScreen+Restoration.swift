@@ -38,7 +38,8 @@ extension ReaderScreen {
         let place = SavedPlace(path: path, bookID: id, place: ReadingPlace(offset: offset, stamp: stamp))
         if didOpenInitialBook {
             if let path, let document, path == document.path, id == document.id {
-                let standing = storage.positions.adopt(place.place, forBook: document.id).newer(ReadingPlace(offset: anchor, stamp: anchorStamp))
+                storage.positions.adopt(place.place, forBook: document.id)
+                let standing = storage.positions.settle(shown: ReadingPlace(offset: anchor, stamp: anchorStamp), forBook: document.id)
                 anchor = clamp(standing.offset)
                 anchorStamp = standing.stamp
                 setNeedsDisplay()

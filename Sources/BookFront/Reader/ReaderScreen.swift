@@ -192,22 +192,17 @@ public final class ReaderScreen: Screen {
     }
 
     /// The open book's position changed in the defaults without a move here: another device
-    /// read on (synced store) or another instance saved. A newer place is followed (and the
-    /// reader says so) and written to disk at once, so a crash right after cannot bring back
-    /// the older one; an older place is overruled by this one, which is saved again.
+    /// read on (synced store) or another instance saved. The positions' owner says which place
+    /// stands; the reader goes there and says so.
     func followSavedPosition() {
-        guard let document, let saved = storage.positions.place(forBook: document.id) else { return }
-        guard saved.stamp >= anchorStamp else {
-            storage.positions.adopt(ReadingPlace(offset: anchor, stamp: anchorStamp), forBook: document.id)
-            return
-        }
-        anchorStamp = saved.stamp
-        let target = clamp(saved.offset)
+        guard let document else { return }
+        let standing = storage.positions.settle(shown: ReadingPlace(offset: anchor, stamp: anchorStamp), forBook: document.id)
+        anchorStamp = standing.stamp
+        let target = clamp(standing.offset)
         guard target != anchor else { return }
         anchor = target
         currentMatch = nil
         message = "Moved to where you were reading elsewhere."
-        try? storage.positions.saveNow()
         setNeedsDisplay()
     }
 

@@ -90,6 +90,19 @@ public struct ReadingPositions {
         return standing
     }
 
+    /// The saved place changed while `shown` was on screen (another instance, another device):
+    /// returns the place to show. A saved place at least as new is the one, and is written to
+    /// disk at once, so a crash right after cannot bring back the older place; an older one is
+    /// overruled by `shown`, saved again.
+    public func settle(shown: ReadingPlace, forBook id: String) -> ReadingPlace {
+        guard let saved = place(forBook: id), saved.stamp >= shown.stamp else {
+            record(shown, forBook: id)
+            return shown
+        }
+        if saved != shown { try? store.saveNow() }
+        return saved
+    }
+
     private func record(_ place: ReadingPlace, forBook id: String) {
         var all = entries
         guard all[id] != place.propertyList else { return }
