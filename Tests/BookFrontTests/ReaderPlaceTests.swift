@@ -88,6 +88,15 @@ struct ReaderPlaceTests {
         #expect(relaunched.reader.anchorStamp == newer.stamp)
     }
 
+    @Test func pageTurnsAreSavedCoalescedNotAtOnce() throws {
+        let store = InMemoryPreferenceStore()
+        let reader = ReaderHarness(books: books, bookPath: "/books/tide.txt", store: store)
+        for _ in 0..<3 { try reader.press(.character(" ")) }
+        #expect(ReadingPositions(store: store).place(forBook: book.id) == ReadingPlace(offset: reader.reader.anchor, stamp: reader.reader.anchorStamp))
+        #expect(store.saves.isEmpty, "a page turn costs no fsync")
+        #expect(reader.reader.message == nil)
+    }
+
     @Test func anOlderPlaceFromElsewhereIsOverruledAndTheReaderStays() throws {
         let store = InMemoryPreferenceStore()
         let reader = ReaderHarness(books: books, bookPath: "/books/tide.txt", store: store)

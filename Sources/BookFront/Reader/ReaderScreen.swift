@@ -188,7 +188,11 @@ public final class ReaderScreen: Screen {
     /// The user moved: the place is saved with a new stamp.
     func savePosition() {
         guard let document else { return }
-        anchorStamp = storage.positions.move(to: anchor, inBook: document.id).stamp
+        // The stamp is the reader's before the store tells its observers (this reader among
+        // them), so its own move is not taken for news from elsewhere.
+        let place = storage.positions.newPlace(at: anchor, inBook: document.id)
+        anchorStamp = place.stamp
+        storage.positions.adopt(place, forBook: document.id)
     }
 
     /// The open book's position changed in the defaults without a move here: another device

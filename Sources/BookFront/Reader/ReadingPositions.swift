@@ -75,9 +75,15 @@ public struct ReadingPositions {
     /// The user moved to `offset`: saved with a stamp later than any place known for the book.
     @discardableResult
     public func move(to offset: Int, inBook id: String) -> ReadingPlace {
-        let place = ReadingPlace(offset: offset, stamp: EditStamp.now(after: self.place(forBook: id)?.stamp))
+        let place = newPlace(at: offset, inBook: id)
         record(place, forBook: id)
         return place
+    }
+
+    /// A place the user moved to, stamped later than any known for the book, not yet saved: a
+    /// screen that observes the store takes it as its own before saving it with `adopt`.
+    public func newPlace(at offset: Int, inBook id: String) -> ReadingPlace {
+        ReadingPlace(offset: offset, stamp: EditStamp.now(after: place(forBook: id)?.stamp))
     }
 
     /// Keeps `place` unless the saved one is newer; returns the place that stands. For a place
