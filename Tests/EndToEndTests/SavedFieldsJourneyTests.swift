@@ -72,6 +72,32 @@ struct SavedFieldsJourneyTests {
         tmux.check(lost.isEmpty, "lost after kill -9: \(lost)")
     }
 
+    @Test("two instances on one HOME each save a note on a different character and quit: both notes are kept")
+    func twoInstancesKeepBothNotes() throws {
+        let first = try TmuxSession(columns: 100, rows: 30, session: "first")
+        let second = try TmuxSession(columns: 100, rows: 30, home: first.homeFolder, session: "second")
+        for tmux in [first, second] { try tmux.launchApp() }
+        try first.typeCheshireCatNote("Grins, then fades")
+        try second.type("2")
+        try second.waitForText("▸ Alice")
+        try second.type("/mock")
+        try second.waitForText("▸ Mock Turtle")
+        try second.press("Enter")
+        try second.type("e")
+        try second.waitForText("Notes (editing")
+        try second.type("Sobs about school")
+        try second.waitForText("Sobs about school")
+        // Both save within a moment of each other, each from the notes it read at launch.
+        for tmux in [first, second] { try tmux.press("Escape") }
+        for tmux in [first, second] { _ = try tmux.waitForText("Notes (e to edit)") }
+        for tmux in [first, second] {
+            try tmux.type("q")
+            _ = try tmux.waitForText("exit=0")
+        }
+        let notes = try saved(first, "WLCharacterNotes")
+        first.check(notes.contains("Grins, then fades") && notes.contains("Sobs about school"), "both notes kept: \(notes)")
+    }
+
     @Test("a bookmark added, then deleted: kill -9 as soon as the screen says so, two rounds; the defaults hold each change")
     func bookmarksKilledAsSoonAsShown() throws {
         let tmux = try TmuxSession(columns: 100, rows: 30)
