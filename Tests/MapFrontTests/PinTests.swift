@@ -50,7 +50,7 @@ struct PinTests {
         try map.type("Home")
         try map.press(.enter)
         guard case .dictionary(var saved)? = map.store.values["HPLocation"] else { Issue.record("no pin dictionary"); return }
-        // The stamp of the change rides along; the rest is the seed's dictionary.
+        // The stamp of the change rides along; the rest is Pigeon's dictionary.
         #expect(saved.removeValue(forKey: "modified").flatMap(DefaultsConversion.double).map { $0 > 0 } == true)
         #expect(saved.removeValue(forKey: "device") != nil)
         #expect(saved == ["lat": .real(51.5074), "long": .real(-0.1278), "title": .string("Home")])

@@ -76,7 +76,7 @@ public struct MapPin: Hashable, Sendable {
     }
 
     /// Capture at change: written to disk before returning, the moment it is set or cleared,
-    /// as the seed's preserveAnnotation does; nil removes the key. The pin is stamped later
+    /// as Pigeon's preserveAnnotation does; nil removes the key. The pin is stamped later
     /// than the one it replaces. Returns the pin as saved; throws when the disk refused it (it
     /// is then saved in memory and written at the next chance).
     @discardableResult
