@@ -106,6 +106,13 @@ let package = Package(
             dependencies: ["Cloud", "CloudPostgres", "PropertyList"],
             path: "Benchmarks/cloud-hammer"
         ),
+        // Saves through the fields' owners on a shared defaults file: spawned by the
+        // multi-process tests, and the "saved at once" benchmark.
+        .executableTarget(
+            name: "saved-fields",
+            dependencies: ["BookFront", "MapFront", "Defaults", "PropertyList"],
+            path: "Benchmarks/saved-fields"
+        ),
         .executableTarget(
             name: "bench-cloud-merge",
             dependencies: ["Cloud", "PropertyList"],

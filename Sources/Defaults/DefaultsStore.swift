@@ -11,7 +11,8 @@ import Glibc
 /// Lookups search the argument domain (`-Key value` on the command line), then the persistent
 /// domain (saved in `defaults.plist`), then the registration domain (`register(defaults:)`).
 /// Writes go to the persistent domain and are saved a little later, coalesced, or at once by
-/// `flush()`. Saving merges per key under a file lock, so other processes' keys survive; their
+/// `flush()`. Saving merges per key under a file lock, so other processes' keys survive — and,
+/// for dictionaries declared with `mergesPerEntry`, per entry of the dictionary; their
 /// changes are noticed by `processExternalChanges()` and reported to change observers.
 ///
 /// Single-threaded by design: the app's loop calls `processExternalChanges()` and
@@ -60,6 +61,8 @@ public final class DefaultsStore: PreferenceStore {
     private var lastWriteError: String?
     private var observers: [Int: (Set<String>) -> Void] = [:]
     private var nextObserverID = 0
+    /// Keys saved entry by entry, and how each settles an entry two processes changed.
+    private var entryMerges: [String: EntryMerge] = [:]
 
     /// A store on `fileURL`. `argumentDomain` is usually `ArgumentDomain.split(…).domain`.
     public init(fileURL: URL, argumentDomain: [String: PropertyListValue] = [:], options: Options = Options()) {
@@ -124,9 +127,22 @@ public final class DefaultsStore: PreferenceStore {
             return
         }
         let old = domains.value(forKey: key)
+        let now = options.clock()
+        if entryMerges[key] == nil || !pending.recordEntries(from: domains.persistent[key], to: value, forKey: key, at: now) {
+            pending.record(value, forKey: key, at: now)
+        }
         domains.persistent[key] = value
-        pending.record(value, forKey: key, at: options.clock())
         if old != domains.value(forKey: key) { notify([key]) }
+    }
+
+    public func mergesPerEntry(_ key: String, rule: EntryMerge) {
+        entryMerges[key] = rule
+    }
+
+    /// Writes this process's changes now, durably (see `flush()`): for what the user is told
+    /// is saved the moment it is.
+    public func saveNow() throws {
+        try flush()
     }
 
     public func register(defaults: [String: PropertyListValue]) {
@@ -248,7 +264,7 @@ public final class DefaultsStore: PreferenceStore {
             if needsFullRewrite {
                 for (key, value) in domains.persistent where base[key] == nil { base[key] = value }
             }
-            let result = pending.applied(to: base)
+            let result = pending.applied(to: base, merges: entryMerges)
             if result != onDisk || (stampBefore == nil && !result.isEmpty) {
                 knownStamp = try file.write(result)
             } else {
@@ -314,7 +330,7 @@ public final class DefaultsStore: PreferenceStore {
             return
         }
         let old = domains
-        domains.persistent = pending.applied(to: values)
+        domains.persistent = pending.applied(to: values, merges: entryMerges)
         notify(DefaultsDomains.changedKeys(from: old, to: domains))
     }
 

@@ -10,6 +10,9 @@ public final class InMemoryPreferenceStore: PreferenceStore {
     public private(set) var values: [String: PropertyListValue]
     /// Every `set` call, in order: lets a test check what was written, and how often.
     public private(set) var writes: [(key: String, value: PropertyListValue?)] = []
+    /// How many times `saveNow()` was called, with the number of writes made before each: lets
+    /// a test check that a change was saved at once, before anything else happened.
+    public private(set) var saves: [Int] = []
 
     private var observers: [Int: (Set<String>) -> Void] = [:]
     private var nextObserverID = 0
@@ -27,6 +30,8 @@ public final class InMemoryPreferenceStore: PreferenceStore {
         writes.append((key, value))
         change { $0.values[key] = value }
     }
+
+    public func saveNow() throws { saves.append(writes.count) }
 
     public func register(defaults: [String: PropertyListValue]) {
         change { store in store.registration.merge(defaults) { _, new in new } }

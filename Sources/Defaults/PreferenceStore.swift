@@ -14,6 +14,17 @@ public protocol PreferenceStore: AnyObject {
     /// Calls `handler` with the keys whose merged value changed, after local writes and after
     /// external ones are noticed. The handler stays subscribed while the token lives.
     func addChangeObserver(_ handler: @escaping (Set<String>) -> Void) -> PreferenceObservation
+    /// Declares `key` a dictionary that several processes edit entry by entry: each entry this
+    /// process changes is saved by itself, and `rule` settles an entry two processes changed.
+    func mergesPerEntry(_ key: String, rule: EntryMerge)
+    /// Writes what is unsaved to disk before returning (a store with no file does nothing).
+    func saveNow() throws
+}
+
+extension PreferenceStore {
+    /// A store that only one process uses has nothing to merge.
+    public func mergesPerEntry(_ key: String, rule: EntryMerge) {}
+    public func saveNow() throws {}
 }
 
 /// Keeps a change handler subscribed; cancelled when released.

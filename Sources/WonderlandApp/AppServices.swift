@@ -18,6 +18,10 @@ public struct AppServices {
         self.bundle = bundle
         self.launch = launch
         bundle.registerDefaults(in: store)
+        // Before anything writes them (the mirror may, before any screen is shown).
+        CharacterNotes.declareMerge(in: store)
+        ReadingPositions.declareMerge(in: store)
+        ReaderStorage.declareMerge(in: store)
     }
 
     /// An in-memory store with the compiled-in schema and, unless told otherwise, a data folder

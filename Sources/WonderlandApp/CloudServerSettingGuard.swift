@@ -47,4 +47,7 @@ public final class CloudServerSettingGuard: PreferenceStore {
     public func addChangeObserver(_ handler: @escaping (Set<String>) -> Void) -> PreferenceObservation {
         store.addChangeObserver(handler)
     }
+
+    public func mergesPerEntry(_ key: String, rule: EntryMerge) { store.mergesPerEntry(key, rule: rule) }
+    public func saveNow() throws { try store.saveNow() }
 }

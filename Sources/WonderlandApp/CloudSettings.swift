@@ -19,10 +19,11 @@ public enum CloudSettings {
     public static let readingPositionPrefix = "WLReadingPosition."
 
     /// The pin (HPLocation, whole) and the reading positions (per book, so two devices reading
-    /// different books never overwrite each other).
+    /// different books never overwrite each other); both carry the stamp of the user's change,
+    /// and the newer copy stands.
     public static let rules: [SyncRule] = [
-        .wholeKey("HPLocation", enabledBy: syncLocationsKey),
-        .perEntry("WLReadingPositions", cloudPrefix: readingPositionPrefix, enabledBy: syncReadingPositionKey),
+        .wholeKey("HPLocation", enabledBy: syncLocationsKey, newestWins: true),
+        .perEntry("WLReadingPositions", cloudPrefix: readingPositionPrefix, enabledBy: syncReadingPositionKey, newestWins: true),
     ]
 
     /// The sync folder: WONDERLAND_SYNC_FOLDER, else the setting, else

@@ -56,6 +56,31 @@ struct CharacterDetailTests {
         #expect(pilot.lines.contains(" " + expected))
     }
 
+    @Test func anotherVersionSavedElsewhereIsShownAndEditingItSettlesIt() throws {
+        let store = InMemoryPreferenceStore(values: [CharacterNotes.storeKey: .dictionary([
+            "queen": .dictionary(["text": .string("Shouts."), "otherVersions": .array([.string("Plays croquet.")])]),
+        ])])
+        let pilot = try DetailPilot(bookURL: folder.appendingPathComponent("none.txt"), store: store)
+        #expect(pilot.lines.contains { $0.contains("Queen of Hearts") && $0.contains("note saved 2 ways") }, "the list says where to look")
+        try pilot.send(.key(.enter))
+        let notesRow = try #require(pilot.lines.firstIndex { $0.hasPrefix("─ Notes (e to edit)") }) + 1
+        #expect(pilot.lines[notesRow] == " Shouts.")
+        #expect(pilot.lines[notesRow + 1] == " " + CharacterDetailScreen.otherVersionMarker)
+        #expect(pilot.lines[notesRow + 2] == " Plays croquet.")
+
+        try pilot.send(.key(.character("e")))
+        #expect(pilot.detail?.editor.state.text == "Shouts.\n\(CharacterDetailScreen.otherVersionMarker)\nPlays croquet.")
+        let savesBefore = store.saves.count
+        try pilot.send(.key(.escape))
+        #expect(store.saves.count == savesBefore + 1, "Esc writes the note to disk")
+        #expect(store.object(forKey: CharacterNotes.storeKey) == .dictionary([
+            "queen": .string("Shouts.\n\(CharacterDetailScreen.otherVersionMarker)\nPlays croquet."),
+        ]))
+        try pilot.send(.key(.escape))
+        #expect(pilot.lines.contains { $0.contains("Queen of Hearts") })
+        #expect(!pilot.lines.contains { $0.contains("note saved") }, "settled: the list says so no more")
+    }
+
     @Test func aClickOnTheNotesStartsEditingAndEscSaves() throws {
         let store = InMemoryPreferenceStore()
         let pilot = try DetailPilot(bookURL: folder.appendingPathComponent("none.txt"), store: store)

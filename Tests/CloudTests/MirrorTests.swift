@@ -18,10 +18,14 @@ private final class Device {
         .perEntry("WLReadingPositions", cloudPrefix: "WLReadingPosition.", enabledBy: "WLSyncReadingPosition"),
     ]
 
-    init(_ name: String, cloud: InMemoryCloud, values: [String: PropertyListValue] = [:], limits: KeyValueStoreLimits = .apple) {
+    /// The rules with stamped values: the newer copy stands, wherever it is.
+    static let stampedRules: [SyncRule] = rules.map { SyncRule($0.shape, enabledBy: $0.enabledBy, newestWins: true) }
+
+    init(_ name: String, cloud: InMemoryCloud, values: [String: PropertyListValue] = [:], limits: KeyValueStoreLimits = .apple,
+         rules: [SyncRule] = Device.rules) {
         defaults = InMemoryPreferenceStore(values: values)
         var box: (() -> UbiquitousKeyValueStore)?
-        mirror = PreferenceMirror(defaults: defaults, rules: Self.rules, startsWorker: false) { box!() }
+        mirror = PreferenceMirror(defaults: defaults, rules: rules, startsWorker: false) { box!() }
         box = { [unowned self] in
             self.opened += 1
             let backend = cloud.backend()
@@ -216,5 +220,87 @@ private final class Device {
         #expect(phone.opened == 2)
         phone.sync(); phone.sync()
         #expect(phone.pin == Device.pin("Kept"))
+    }
+}
+
+/// Values that carry the stamp of the user's change (the pin, the reading positions): an older
+/// copy never replaces a newer one, whichever side holds it.
+@Suite struct StampedMirrorTests {
+    let syncOn: [String: PropertyListValue] = ["HPSyncLocations": .boolean(true), "WLSyncReadingPosition": .boolean(true)]
+
+    static func place(_ offset: Int, at time: Double, on device: String = "d") -> PropertyListValue {
+        var fields = EditStamp(time: time, device: device).fields()
+        fields["offset"] = .integer(Int64(offset))
+        return .dictionary(fields)
+    }
+
+    static func pin(_ title: String, at time: Double) -> PropertyListValue {
+        var fields = EditStamp(time: time, device: "d").fields()
+        fields["lat"] = .real(1)
+        fields["long"] = .real(2)
+        fields["title"] = .string(title)
+        return .dictionary(fields)
+    }
+
+    fileprivate func setPlace(_ device: Device, _ value: PropertyListValue) {
+        device.defaults.set(.dictionary(["book": value]), forKey: "WLReadingPositions")
+    }
+
+    @Test func anOlderPlaceWrittenLocallyAfterARelaunchIsNotPushedOverTheNewerOne() {
+        let cloud = InMemoryCloud()
+        let reader = Device("b", cloud: cloud, values: syncOn, rules: Device.stampedRules)
+        let follower = Device("a", cloud: cloud, values: syncOn, rules: Device.stampedRules)
+        reader.sync(); follower.sync()
+        setPlace(reader, Self.place(95, at: 200))
+        reader.sync(); follower.sync()
+        #expect(follower.positions == .dictionary(["book": Self.place(95, at: 200)]))
+        #expect(follower.defaults.saves.count > 0, "a place from another device is saved at once")
+
+        // The follower restores an older archived place and writes it (with its own old stamp).
+        setPlace(follower, Self.place(13, at: 100))
+        #expect(follower.positions == .dictionary(["book": Self.place(95, at: 200)]), "the store's newer place stands")
+        follower.sync(); reader.sync()
+        #expect(reader.positions == .dictionary(["book": Self.place(95, at: 200)]))
+    }
+
+    @Test func aNewerLocalPlaceStandsAgainstAnOlderOneInTheStoreAndIsSent() {
+        let cloud = InMemoryCloud()
+        let first = Device("b", cloud: cloud, values: syncOn, rules: Device.stampedRules)
+        first.sync()
+        setPlace(first, Self.place(10, at: 100))
+        first.sync()
+        // A device that read further while sync was off turns it on.
+        let second = Device("a", cloud: cloud, values: ["WLReadingPositions": .dictionary(["book": Self.place(50, at: 300)])],
+                            rules: Device.stampedRules)
+        second.toggle("WLSyncReadingPosition", true)
+        second.sync(); second.sync(); first.sync()
+        #expect(second.positions == .dictionary(["book": Self.place(50, at: 300)]))
+        #expect(first.positions == .dictionary(["book": Self.place(50, at: 300)]))
+    }
+
+    @Test func theNewerPinStandsOnBothSides() {
+        let cloud = InMemoryCloud()
+        let phone = Device("phone", cloud: cloud, values: syncOn, rules: Device.stampedRules)
+        let laptop = Device("laptop", cloud: cloud, values: syncOn, rules: Device.stampedRules)
+        phone.sync(); laptop.sync()
+        phone.defaults.set(Self.pin("New", at: 500), forKey: "HPLocation")
+        phone.sync(); laptop.sync()
+        #expect(laptop.pin == Self.pin("New", at: 500))
+        laptop.defaults.set(Self.pin("Old", at: 400), forKey: "HPLocation")
+        #expect(laptop.pin == Self.pin("New", at: 500))
+        laptop.sync(); phone.sync()
+        #expect(phone.pin == Self.pin("New", at: 500))
+    }
+
+    @Test func withoutStampsTheStoreStillWinsAsBefore() {
+        let cloud = InMemoryCloud()
+        let phone = Device("phone", cloud: cloud, values: syncOn, rules: Device.stampedRules)
+        phone.sync()
+        phone.read("book", to: 5)
+        phone.sync()
+        let laptop = Device("laptop", cloud: cloud, values: syncOn.merging(["WLReadingPositions": .dictionary(["book": .integer(9)])]) { a, _ in a },
+                            rules: Device.stampedRules)
+        laptop.sync()
+        #expect(laptop.positions == .dictionary(["book": .integer(5)]))
     }
 }

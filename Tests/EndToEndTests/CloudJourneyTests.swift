@@ -101,26 +101,12 @@ struct CloudJourneyTests {
     @Test("reading on one device moves the other's open book to the same place, and says so")
     func readingPositionFollows() throws {
         let folder = try SyncFolder()
-        let book = folder.url.deletingLastPathComponent().appendingPathComponent("wl-e2e-book-\(getpid())-\(UUID().uuidString.prefix(8)).txt")
-        // A chapter heading, so no "no chapter headings" notice can pop up over the page turns
-        // once the background scan ends.
-        try ("CHAPTER I. Down the Rabbit-Hole\n\n" + (1...600).map { "Paragraph \($0): Alice was beginning to get very tired of sitting by her sister.\n" }.joined(separator: "\n"))
-            .write(to: book, atomically: true, encoding: .utf8)
-        defer { try? FileManager.default.removeItem(at: book) }
+        let book = try SyncedBook(beside: folder.url)
         let environment = ["WONDERLAND_SYNC_FOLDER": folder.url.path]
         let phone = try TmuxSession(columns: 100, rows: 24, environment: environment)
         let laptop = try TmuxSession(columns: 100, rows: 24, environment: environment)
-        for device in [phone, laptop] {
-            try device.launchApp("--book \(book.path) -WLSyncReadingPosition YES")
-            try device.type("3")
-            let shown = try device.waitFor("the book") { $0.joined().contains("Paragraph 1:") || $0.joined().contains("About this book") }
-            if shown.joined().contains("About this book") { try device.press("Enter") }
-            _ = try device.waitForText("synced")
-        }
-        for _ in 0..<6 { try phone.press("Space") }
-        let top = try phone.waitFor("six pages on") { $0.joined().contains("page 7 of") }
-            .first { $0.contains("Paragraph ") } ?? ""
-        let paragraph = try #require(top.range(of: #"Paragraph \d+:"#, options: .regularExpression).map { String(top[$0]) })
+        for device in [phone, laptop] { try device.openSynced(book) }
+        let paragraph = try phone.readSixPages()
         _ = try laptop.waitForText("Moved to where you were reading elsewhere.")
         _ = try laptop.waitForText(paragraph)
         for device in [phone, laptop] {
@@ -214,7 +200,7 @@ private enum Unprivileged {
 }
 
 /// A temporary sync folder both devices point at, removed afterwards.
-private final class SyncFolder {
+final class SyncFolder {
     let url: URL
     init() throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("wl-e2e-sync-\(getpid())-\(UUID().uuidString.prefix(8))")

@@ -62,7 +62,7 @@ struct MapScreenRestorationTests {
         second.app.presentModal(prompt)
         try second.type("ore")
         try second.press(.enter)
-        #expect(second.store.values["HPLocation"] == .dictionary(["lat": .real(paris.latitude), "long": .real(paris.longitude), "title": .string("Café de Flore")]))
+        #expect(MapPin(propertyList: second.store.values["HPLocation"]) == MapPin(paris, title: "Café de Flore"))
         #expect(second.screen.pin?.title == "Café de Flore", "the map follows the key the restored prompt wrote")
     }
 

@@ -1,3 +1,4 @@
+import Defaults
 import Foundation
 @testable import MapFront
 import PropertyList
@@ -28,6 +29,18 @@ struct PinTests {
         #expect(MapPin(propertyList: nil) == nil)
     }
 
+    @Test func mapTypeTrackingAndClearingThePinAreOnDiskAtTheKey() throws {
+        let map = MapHarness(fix: LocationFix(coordinate: london), values: ["HPLocation": MapPin(london, title: "Office").propertyList])
+        try map.press(.character("m"))
+        #expect(map.store.saves == [map.store.writes.count])
+        try map.press(.character("t"))
+        #expect(map.store.saves.count == 2 && map.store.saves.last == map.store.writes.count)
+        try map.press(.character("c"))
+        try map.press(.character("y"))
+        #expect(map.store.values["HPLocation"] == nil)
+        #expect(map.store.saves.count == 3 && map.store.saves.last == map.store.writes.count)
+    }
+
     @Test func rememberWritesTheDictionaryAtOnceWithTheTitleTyped() throws {
         let map = MapHarness(fix: LocationFix(coordinate: london))
         try map.press(.character("r"))
@@ -36,8 +49,13 @@ struct PinTests {
         try map.press(.control("u"))
         try map.type("Home")
         try map.press(.enter)
-        #expect(map.store.values["HPLocation"] == .dictionary(["lat": .real(51.5074), "long": .real(-0.1278), "title": .string("Home")]))
+        guard case .dictionary(var saved)? = map.store.values["HPLocation"] else { Issue.record("no pin dictionary"); return }
+        // The stamp of the change rides along; the rest is Pigeon's dictionary.
+        #expect(saved.removeValue(forKey: "modified").flatMap(DefaultsConversion.double).map { $0 > 0 } == true)
+        #expect(saved.removeValue(forKey: "device") != nil)
+        #expect(saved == ["lat": .real(51.5074), "long": .real(-0.1278), "title": .string("Home")])
         #expect(map.store.writes.count == 1)
+        #expect(map.store.saves == [1], "on disk before the screen said so")
         #expect(map.panel == " ⚑ Home: here · 0 m")
         // The pin is drawn where it is, with its title: the middle of the map while following.
         #expect(map.cell(40, 10) == "◉", "the location is drawn over the pin")

@@ -45,6 +45,19 @@ public final class CharacterDetailScreen: Screen {
 
     /// The note as saved in the store (not the draft being typed).
     public var savedNote: String { context.notes.note(for: character.id) }
+    /// Set when the last save could not reach the disk: said under the notes until a save works.
+    public private(set) var saveError: String?
+
+    /// The line between the note and a text another instance saved for it at the same time.
+    static let otherVersionMarker = "── also saved in another window ──"
+
+    /// The saved note followed by the other versions, each under a marker line: what the editor
+    /// starts from and what reading shows, so the user sees every version and keeps what they
+    /// want by editing.
+    public var savedNoteWithOtherVersions: String {
+        let others = context.notes.otherVersions(for: character.id)
+        return ([savedNote] + others.map { Self.otherVersionMarker + "\n" + $0 }).filter { !$0.isEmpty }.joined(separator: "\n")
+    }
 
     // MARK: editing
 
@@ -54,7 +67,7 @@ public final class CharacterDetailScreen: Screen {
         if let draft {
             editor.state = draft
         } else {
-            let note = savedNote
+            let note = savedNoteWithOtherVersions
             let lines = note.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
             editor.state = TextEditorState(text: note, line: lines.count - 1, column: lines.last.map { $0.count } ?? 0)
         }
@@ -66,7 +79,12 @@ public final class CharacterDetailScreen: Screen {
     /// Saves the note and goes back to reading.
     public func endEditing() {
         guard isEditing else { return }
-        context.notes.save(editor.state.text, for: character.id)
+        do {
+            try context.notes.save(editor.state.text, for: character.id)
+            saveError = nil
+        } catch {
+            saveError = "Not yet on disk (kept, and saved at the next chance): \(error)"
+        }
         if isVisible { editor.beginDisappearing() }
         isEditing = false
         setNeedsDisplay()
@@ -191,13 +209,17 @@ public final class CharacterDetailScreen: Screen {
     }
 
     private func drawSavedNote(in canvas: Canvas) {
-        let note = savedNote
-        guard !note.isEmpty else {
-            canvas.write("No notes yet. Press e to write some.", x: 1, y: 0, style: Style(dim: true))
-            return
+        var rows: [(text: String, style: Style)] = []
+        if let saveError { rows += DisplayWidth.wrap(saveError, to: max(1, canvas.width - 2)).map { ($0, Style(bold: true)) } }
+        let note = savedNoteWithOtherVersions
+        if note.isEmpty { rows.append(("No notes yet. Press e to write some.", Style(dim: true))) }
+        for paragraph in note.isEmpty ? [] : note.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+            let style = paragraph == Self.otherVersionMarker ? Style(dim: true) : .plain
+            let wrapped = DisplayWidth.wrap(String(paragraph), to: max(1, canvas.width - 2))
+            rows += (wrapped.isEmpty ? [""] : wrapped).map { ($0, style) }
         }
-        for (row, line) in DisplayWidth.wrap(note, to: max(1, canvas.width - 2)).prefix(canvas.height).enumerated() {
-            canvas.write(line, x: 1, y: row)
+        for (row, line) in rows.prefix(canvas.height).enumerated() {
+            canvas.write(line.text, x: 1, y: row, style: line.style)
         }
     }
 }

@@ -12,13 +12,27 @@ public final class CharacterListScreen: ListScreen {
 
     public init(context: CharactersContext) {
         self.context = context
-        super.init(title: "Characters", items: context.catalog.characters.map(Self.item), restorationIdentifier: Self.restorationID)
+        super.init(title: "Characters", items: Self.items(context), restorationIdentifier: Self.restorationID)
         onActivate = { [unowned self] item in self.open(id: item.id) }
     }
 
-    static func item(for character: BookCharacter) -> ListItem {
+    static func items(_ context: CharactersContext) -> [ListItem] {
+        context.catalog.characters.map { item(for: $0, otherVersions: context.notes.otherVersions(for: $0.id).count) }
+    }
+
+    /// A character whose note was saved differently in another window at the same time says so,
+    /// so the user finds the versions to settle.
+    static func item(for character: BookCharacter, otherVersions: Int = 0) -> ListItem {
         let aliases = character.aliases.isEmpty ? "" : " · " + character.aliases.joined(separator: ", ")
-        return ListItem(id: character.id, title: character.name, detail: "ch. \(character.firstChapter)" + aliases)
+        let versions = otherVersions == 0 ? "" : " · note saved \(otherVersions + 1) ways"
+        return ListItem(id: character.id, title: character.name, detail: "ch. \(character.firstChapter)" + versions + aliases)
+    }
+
+    /// Coming back from a detail (or another tab), the rows show the notes as saved now.
+    public override func viewWillAppear() {
+        super.viewWillAppear()
+        let fresh = Self.items(context)
+        if fresh != items { items = fresh }
     }
 
     /// A list that could not be read says why in full (a path and a line number do not fit

@@ -1,29 +1,102 @@
 import Defaults
+import Foundation
 import PropertyList
 
-/// The user's notes on each character, in the defaults store under one key: a dictionary from
-/// character id to text. Written when the user leaves the notes editor, read when a detail
-/// screen is shown.
+/// The owner of the user's notes on the characters: a dictionary in the defaults store from
+/// character id to note, saved entry by entry (`EntryMerge`), so instances editing different
+/// characters keep every note. A note is its text; when two instances saved the same
+/// character's note from the same starting point, the last save wins and the other text is
+/// kept beside it as another version (the entry becomes `{text, otherVersions}`) until the user
+/// next saves that note, never dropped.
+///
+/// Saving writes to disk before returning: when the editor closes, the note is on disk.
 public struct CharacterNotes {
     public static let storeKey = "WLCharacterNotes"
     public let store: PreferenceStore
 
-    public init(store: PreferenceStore) { self.store = store }
-
-    public func note(for id: String) -> String {
-        guard case .dictionary(let notes)? = store.object(forKey: Self.storeKey), case .string(let text)? = notes[id] else { return "" }
-        return text
+    public init(store: PreferenceStore) {
+        self.store = store
+        Self.declareMerge(in: store)
     }
 
-    /// Saves one character's note; a blank note removes the entry. The dictionary is read
-    /// afresh just before writing, so notes another process saved for other characters (and
-    /// that this one has seen) are kept.
-    public func save(_ text: String, for id: String) {
-        var notes: [String: PropertyListValue] = [:]
-        if case .dictionary(let current)? = store.object(forKey: Self.storeKey) { notes = current }
+    /// Tells the store to save the notes entry by entry (before anyone writes them).
+    public static func declareMerge(in store: PreferenceStore) {
+        store.mergesPerEntry(storeKey, rule: merge)
+    }
+
+    public func note(for id: String) -> String {
+        CharacterNote(propertyList: entries[id])?.text ?? ""
+    }
+
+    /// Texts another instance saved for this character at the same time, oldest first.
+    public func otherVersions(for id: String) -> [String] {
+        CharacterNote(propertyList: entries[id])?.otherVersions ?? []
+    }
+
+    private var entries: [String: PropertyListValue] {
+        if case .dictionary(let notes)? = store.object(forKey: Self.storeKey) { return notes }
+        return [:]
+    }
+
+    /// Saves one character's note, durably; a blank note removes the entry. Saving settles the
+    /// other versions: the editor showed them to the user, who kept what they wanted. Throws
+    /// when the note could not be written to disk (it is then still saved in memory and
+    /// written at the next chance).
+    public func save(_ text: String, for id: String) throws {
+        var notes = entries
         let entry: PropertyListValue? = text.allSatisfy(\.isWhitespace) ? nil : .string(text)
-        guard notes[id] != entry else { return }
-        notes[id] = entry
-        store.set(notes.isEmpty ? nil : .dictionary(notes), forKey: Self.storeKey)
+        if notes[id] != entry {
+            notes[id] = entry
+            store.set(notes.isEmpty ? nil : .dictionary(notes), forKey: Self.storeKey)
+        }
+        try store.saveNow()
+    }
+
+    /// Two instances changed one note: this save wins (it is the newer), and the other text is
+    /// kept as another version of it. A removal never beats an edit: the edit's text is kept.
+    static let merge = EntryMerge { _, mine, theirs in
+        let theirNote = CharacterNote(propertyList: theirs)
+        guard var note = CharacterNote(propertyList: mine) else { return theirs }
+        guard let theirNote else { return mine }
+        for text in theirNote.otherVersions + [theirNote.text] where text != note.text && !note.otherVersions.contains(text) {
+            note.otherVersions.append(text)
+        }
+        return note.propertyList
+    }
+}
+
+/// One character's saved note as stored: the text alone, or `{text, otherVersions}` when
+/// another instance saved a different text at the same time.
+struct CharacterNote: Equatable {
+    static let textKey = "text"
+    static let otherVersionsKey = "otherVersions"
+
+    var text: String
+    var otherVersions: [String] = []
+
+    init(text: String, otherVersions: [String] = []) {
+        self.text = text
+        self.otherVersions = otherVersions
+    }
+
+    init?(propertyList value: PropertyListValue?) {
+        switch value {
+        case .string(let text)?:
+            self.init(text: text)
+        case .dictionary(let fields)?:
+            guard case .string(let text)? = fields[Self.textKey] else { return nil }
+            var others: [String] = []
+            if case .array(let values)? = fields[Self.otherVersionsKey] {
+                others = values.compactMap { if case .string(let other) = $0 { other } else { nil } }
+            }
+            self.init(text: text, otherVersions: others)
+        default:
+            return nil
+        }
+    }
+
+    var propertyList: PropertyListValue {
+        guard !otherVersions.isEmpty else { return .string(text) }
+        return .dictionary([Self.textKey: .string(text), Self.otherVersionsKey: .array(otherVersions.map(PropertyListValue.string))])
     }
 }

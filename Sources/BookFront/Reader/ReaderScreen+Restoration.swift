@@ -1,3 +1,4 @@
+import Defaults
 import KeyedArchive
 import Screens
 
@@ -7,12 +8,20 @@ extension ReaderScreen {
         if let document {
             try coder.encode(document.path, forKey: "bookPath")
             try coder.encode(document.id, forKey: "bookID")
-            coder.encode(anchor, forKey: "offset")
+            try encode(ReadingPlace(offset: anchor, stamp: anchorStamp), with: coder)
         } else if let place = savedPlace {
             try coder.encode(place.path, forKey: "bookPath")
             try coder.encode(place.bookID, forKey: "bookID")
-            coder.encode(place.offset, forKey: "offset")
+            try encode(place.place, with: coder)
         }
+    }
+
+    /// The offset and its stamp, so a relaunch can tell whether the archive or the defaults
+    /// hold the newer place.
+    private func encode(_ place: ReadingPlace, with coder: KeyedArchiver) throws {
+        coder.encode(place.offset, forKey: "offset")
+        coder.encode(place.stamp.time, forKey: "offsetModified")
+        try coder.encode(place.stamp.device, forKey: "offsetDevice")
     }
 
     /// Remembers the place; the book is opened when the reader first appears (so a launch on
@@ -22,9 +31,19 @@ extension ReaderScreen {
         let path = try coder.decodeObject(of: String.self, forKey: "bookPath")
         let id = try coder.decodeObject(of: String.self, forKey: "bookID")
         let offset = max(0, try coder.decodeInteger(forKey: "offset"))
-        let place = SavedPlace(path: path, bookID: id, offset: offset)
+        // An archive from before places carried a stamp reads as older than any stamped place.
+        let time = coder.containsValue(forKey: "offsetModified") ? try coder.decodeDouble(forKey: "offsetModified") : 0
+        let device = try coder.decodeObject(of: String.self, forKey: "offsetDevice") ?? ""
+        let stamp = time.isFinite && time > 0 ? EditStamp(time: time, device: device) : .zero
+        let place = SavedPlace(path: path, bookID: id, place: ReadingPlace(offset: offset, stamp: stamp))
         if didOpenInitialBook {
-            if let path, path == document?.path, id == document?.id { move(to: offset) }
+            if let path, let document, path == document.path, id == document.id {
+                storage.positions.adopt(place.place, forBook: document.id)
+                let standing = storage.positions.settle(shown: ReadingPlace(offset: anchor, stamp: anchorStamp), forBook: document.id)
+                anchor = clamp(standing.offset)
+                anchorStamp = standing.stamp
+                setNeedsDisplay()
+            }
         } else {
             savedPlace = place
         }

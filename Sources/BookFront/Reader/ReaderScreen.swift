@@ -14,6 +14,9 @@ public final class ReaderScreen: Screen {
     public private(set) var document: BookDocument?
     /// The reading position: the page shown is the one whose top line holds this offset.
     public internal(set) var anchor = 0
+    /// When and where the user last chose `anchor` (here, or on a device this reader followed):
+    /// saved with it everywhere, so an older copy never replaces it.
+    public internal(set) var anchorStamp = EditStamp.zero
     /// A place decoded from the restoration archive, applied when the book is opened.
     var savedPlace: SavedPlace?
     var didOpenInitialBook = false
@@ -37,7 +40,7 @@ public final class ReaderScreen: Screen {
     struct SavedPlace {
         var path: String?
         var bookID: String?
-        var offset: Int
+        var place: ReadingPlace
     }
 
     public init(environment: ReaderEnvironment) {
@@ -80,7 +83,7 @@ public final class ReaderScreen: Screen {
             let path = Self.absolutePath(given)
             do {
                 let book = try environment.load(path)
-                open(book, at: place?.bookID == book.id ? place?.offset : nil, announce: true)
+                open(book, restoring: place?.bookID == book.id ? place?.place : nil, announce: true)
                 return
             } catch {
                 showError(error, opening: path)
@@ -90,9 +93,9 @@ public final class ReaderScreen: Screen {
             do {
                 let book = try environment.load(path)
                 if book.id == place.bookID {
-                    open(book, at: place.offset, announce: false)
+                    open(book, restoring: place.place, announce: false)
                 } else {
-                    open(book, at: nil, announce: false)
+                    open(book, restoring: nil, announce: false)
                     message = "The book at \(path) changed since you last read it."
                 }
                 return
@@ -102,18 +105,43 @@ public final class ReaderScreen: Screen {
         }
         let url = BookLibrary.defaultBookURL(dataFolder: environment.dataFolder)
         if FileManager.default.fileExists(atPath: url.path) {
-            do { open(try environment.load(url.path), at: nil, announce: false) } catch { showError(error, opening: url.path) }
+            do { open(try environment.load(url.path), restoring: nil, announce: false) } catch { showError(error, opening: url.path) }
         }
     }
 
-    /// Shows `book` at `offset`, or at its saved reading position, or at its start.
+    /// Shows `book` at `offset` (a move the user asked for), or at its saved reading position,
+    /// or at its start.
     public func open(_ book: BookDocument, at offset: Int?, announce: Bool) {
+        show(book)
+        if let offset {
+            move(to: offset)
+        } else {
+            let saved = storage.positions.place(forBook: book.id)
+            anchor = clamp(saved?.offset ?? 0)
+            anchorStamp = saved?.stamp ?? .zero
+        }
+        finishOpening(book, announce: announce)
+    }
+
+    /// Shows `book` at the newer of the place restored from the archive and the one in the
+    /// defaults; a restored place that is newer is saved with its own stamp, never a new one,
+    /// so it cannot pass for newer than a place another device has since read to.
+    func open(_ book: BookDocument, restoring restored: ReadingPlace?, announce: Bool) {
+        show(book)
+        let standing = restored.map { storage.positions.adopt($0, forBook: book.id) } ?? storage.positions.place(forBook: book.id)
+        anchor = clamp(standing?.offset ?? 0)
+        anchorStamp = standing?.stamp ?? .zero
+        finishOpening(book, announce: announce)
+    }
+
+    private func show(_ book: BookDocument) {
         document = book
         layout = nil
         lineCount = nil
         currentMatch = nil
-        anchor = clamp(offset ?? storage.position(forBook: book.id) ?? 0)
-        savePosition()
+    }
+
+    private func finishOpening(_ book: BookDocument, announce: Bool) {
         if !book.notes.isEmpty {
             if announce, application != nil {
                 present(Alert(title: "About this book", message: book.notes.joined(separator: "\n")))
@@ -157,18 +185,24 @@ public final class ReaderScreen: Screen {
         return min(max(0, offset), document.text.count - 1)
     }
 
+    /// The user moved: the place is saved with a new stamp.
     func savePosition() {
         guard let document else { return }
-        storage.setPosition(anchor, forBook: document.id)
+        // The stamp is the reader's before the store tells its observers (this reader among
+        // them), so its own move is not taken for news from elsewhere.
+        let place = storage.positions.newPlace(at: anchor, inBook: document.id)
+        anchorStamp = place.stamp
+        storage.positions.adopt(place, forBook: document.id)
     }
 
     /// The open book's position changed in the defaults without a move here: another device
-    /// read on (synced store) or another instance saved. The reader goes there and says so.
-    /// Its own saves write the anchor it shows, so they never move it, and the position is not
-    /// written back: the defaults already hold it.
+    /// read on (synced store) or another instance saved. The positions' owner says which place
+    /// stands; the reader goes there and says so.
     func followSavedPosition() {
-        guard let document, let saved = storage.position(forBook: document.id) else { return }
-        let target = clamp(saved)
+        guard let document else { return }
+        let standing = storage.positions.settle(shown: ReadingPlace(offset: anchor, stamp: anchorStamp), forBook: document.id)
+        anchorStamp = standing.stamp
+        let target = clamp(standing.offset)
         guard target != anchor else { return }
         anchor = target
         currentMatch = nil

@@ -174,27 +174,37 @@ public final class PreferenceMirror {
         switch rule.shape {
         case .wholeKey(let key):
             if store.record(forKey: key) != nil {
-                writeDefaults(store.object(forKey: key), forKey: key)
+                let local = defaults.object(forKey: key)
+                if rule.keepsLocal(local, over: store.object(forKey: key)) {
+                    if synced { write([key: local], to: store) } else { pushLater = true }
+                } else if writeDefaults(store.object(forKey: key), forKey: key) {
+                    saveDefaults()
+                }
             } else if let local = defaults.object(forKey: key) {
                 if synced { write([key: local], to: store) } else { pushLater = true }
             }
         case .perEntry(let localKey, let prefix):
-            var merged = localDictionary(localKey)
+            let local = localDictionary(localKey)
+            var merged = local
             var toPush: [String: PropertyListValue?] = [:]
             for (cloudKey, value) in store.dictionaryRepresentation where cloudKey.hasPrefix(prefix) && cloudKey.count > prefix.count {
-                merged[String(cloudKey.dropFirst(prefix.count))] = value
+                let name = String(cloudKey.dropFirst(prefix.count))
+                if !rule.keepsLocal(local[name], over: value) { merged[name] = value }
             }
-            for (name, value) in localDictionary(localKey) {
+            for (name, value) in local {
                 guard let cloudKey = cloudKey(prefix, name) else { continue }
                 if let record = store.record(forKey: cloudKey) {
                     if record.payload == nil { merged[name] = nil }
+                    if rule.keepsLocal(value, over: store.object(forKey: cloudKey)) {
+                        if synced { toPush[cloudKey] = value } else { pushLater = true }
+                    }
                 } else if synced {
                     toPush[cloudKey] = value
                 } else {
                     pushLater = true
                 }
             }
-            writeDefaults(.dictionary(merged), forKey: localKey, emptyMeansRemoved: true)
+            if writeDefaults(.dictionary(merged), forKey: localKey, emptyMeansRemoved: true) { saveDefaults() }
             entrySnapshots[localKey] = merged
             if !toPush.isEmpty { write(toPush, to: store) }
         }
@@ -203,16 +213,39 @@ public final class PreferenceMirror {
 
     /// Copies the store's current values for the changed keys into the defaults. The store's
     /// value now is used, not the one in the notice: a newer change may already be merged.
+    /// A local value newer than the store's (by the rule's stamps) stays, and is sent again.
+    /// What is copied is written to disk at once: the user sees the other device's value, and a
+    /// crash right after must not bring back the older one.
     private func copyToDefaults(_ rule: SyncRule, entries names: [String], from store: UbiquitousKeyValueStore) {
+        var changed = false
         switch rule.shape {
         case .wholeKey(let key):
-            writeDefaults(store.object(forKey: key), forKey: key)
+            let local = defaults.object(forKey: key)
+            if rule.keepsLocal(local, over: store.object(forKey: key)) {
+                write([key: local], to: store)
+            } else {
+                changed = writeDefaults(store.object(forKey: key), forKey: key)
+            }
         case .perEntry(let localKey, let prefix):
             var dictionary = localDictionary(localKey)
-            for name in names { dictionary[name] = store.object(forKey: prefix + name) }
-            writeDefaults(.dictionary(dictionary), forKey: localKey, emptyMeansRemoved: true)
+            var toPush: [String: PropertyListValue?] = [:]
+            for name in names {
+                let stored = store.object(forKey: prefix + name)
+                if rule.keepsLocal(dictionary[name], over: stored) {
+                    toPush[prefix + name] = dictionary[name]
+                } else {
+                    dictionary[name] = stored
+                }
+            }
+            changed = writeDefaults(.dictionary(dictionary), forKey: localKey, emptyMeansRemoved: true)
             entrySnapshots[localKey] = dictionary
+            if !toPush.isEmpty { write(toPush, to: store) }
         }
+        if changed { saveDefaults() }
+    }
+
+    private func saveDefaults() {
+        do { try defaults.saveNow() } catch { notices.append(.storeWarning("A change from another device could not be saved here yet: \(error)")) }
     }
 
     // MARK: local changes
@@ -230,16 +263,30 @@ public final class PreferenceMirror {
         switch rule.shape {
         case .wholeKey(let key):
             let local = defaults.object(forKey: key)
-            if store.object(forKey: key) != local { write([key: local], to: store) }
+            let stored = store.object(forKey: key)
+            if rule.keepsLocal(stored, over: local) {
+                // An older value written here (a restored copy): the store's newer one stands.
+                if writeDefaults(stored, forKey: key) { saveDefaults() }
+            } else if stored != local {
+                write([key: local], to: store)
+            }
         case .perEntry(let localKey, let prefix):
-            let now = localDictionary(localKey)
+            var now = localDictionary(localKey)
             let before = entrySnapshots[localKey] ?? [:]
-            entrySnapshots[localKey] = now
             var changes: [String: PropertyListValue?] = [:]
+            var overruled = false
             for (name, value) in now {
                 guard let cloudKey = cloudKey(prefix, name) else { continue }
-                if store.object(forKey: cloudKey) != value { changes[cloudKey] = value }
+                let stored = store.object(forKey: cloudKey)
+                if rule.keepsLocal(stored, over: value) {
+                    now[name] = stored
+                    overruled = true
+                } else if stored != value {
+                    changes[cloudKey] = value
+                }
             }
+            entrySnapshots[localKey] = now
+            if overruled, writeDefaults(.dictionary(now), forKey: localKey) { saveDefaults() }
             // Only entries that were here and went: an entry the store has and the defaults do
             // not may be another device's news, not yet copied over.
             for name in before.keys where now[name] == nil {
@@ -283,12 +330,15 @@ public final class PreferenceMirror {
         return [:]
     }
 
-    private func writeDefaults(_ value: PropertyListValue?, forKey key: String, emptyMeansRemoved: Bool = false) {
+    /// True when the defaults changed.
+    @discardableResult
+    private func writeDefaults(_ value: PropertyListValue?, forKey key: String, emptyMeansRemoved: Bool = false) -> Bool {
         var value = value
         if emptyMeansRemoved, case .dictionary(let entries)? = value, entries.isEmpty, defaults.object(forKey: key) == nil { value = nil }
-        guard defaults.object(forKey: key) != value else { return }
+        guard defaults.object(forKey: key) != value else { return false }
         writingDefaults = true
         defer { writingDefaults = false }
         defaults.set(value, forKey: key)
+        return true
     }
 }

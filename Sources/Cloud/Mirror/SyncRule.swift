@@ -1,3 +1,6 @@
+import Defaults
+import PropertyList
+
 /// One thing the mirror keeps in step between the local defaults and the synced store, and the
 /// defaults toggle that turns it on. The app gives the rules; the mirror knows no app keys.
 public struct SyncRule: Sendable, Equatable {
@@ -13,18 +16,36 @@ public struct SyncRule: Sendable, Equatable {
     public var shape: Shape
     /// The boolean defaults key that turns the rule on (a settings toggle).
     public var enabledBy: String
+    /// The values carry an `EditStamp` (dictionaries with its fields): where the local copy and
+    /// the store's differ, the newer stands, whichever side it is on — a relaunch never writes
+    /// an older value over a newer one from another device, nor the other way round.
+    public var newestWins: Bool
 
-    public init(_ shape: Shape, enabledBy: String) {
+    public init(_ shape: Shape, enabledBy: String, newestWins: Bool = false) {
         self.shape = shape
         self.enabledBy = enabledBy
+        self.newestWins = newestWins
     }
 
-    public static func wholeKey(_ key: String, enabledBy toggle: String) -> SyncRule {
-        SyncRule(.wholeKey(key), enabledBy: toggle)
+    public static func wholeKey(_ key: String, enabledBy toggle: String, newestWins: Bool = false) -> SyncRule {
+        SyncRule(.wholeKey(key), enabledBy: toggle, newestWins: newestWins)
     }
 
-    public static func perEntry(_ localKey: String, cloudPrefix: String, enabledBy toggle: String) -> SyncRule {
-        SyncRule(.perEntry(localKey: localKey, cloudPrefix: cloudPrefix), enabledBy: toggle)
+    public static func perEntry(_ localKey: String, cloudPrefix: String, enabledBy toggle: String, newestWins: Bool = false) -> SyncRule {
+        SyncRule(.perEntry(localKey: localKey, cloudPrefix: cloudPrefix), enabledBy: toggle, newestWins: newestWins)
+    }
+
+    /// Whether the local value must stand against the store's: both are values and the local
+    /// one carries the newer stamp (a value without one is older than any with one). A removal
+    /// on either side is not compared: the store's own order decides it.
+    func keepsLocal(_ local: PropertyListValue?, over stored: PropertyListValue?) -> Bool {
+        guard newestWins, let local, let stored, local != stored else { return false }
+        return Self.stamp(of: local) > Self.stamp(of: stored)
+    }
+
+    private static func stamp(of value: PropertyListValue) -> EditStamp {
+        guard case .dictionary(let fields) = value else { return .zero }
+        return EditStamp(fields: fields) ?? .zero
     }
 
     /// The defaults key the rule mirrors.

@@ -3,7 +3,11 @@ import PropertyList
 
 /// The remembered place (Pigeon's saved annotation): a coordinate and a title, kept in the
 /// defaults under HPLocation as the dictionary {lat, long, title} the seed describes, so
-/// `wonderland defaults read HPLocation` shows it and another instance can read it.
+/// `wonderland defaults read HPLocation` shows it and another instance can read it. A pin the
+/// user set here also carries when and where (`modified`, `device`): wherever two copies of the
+/// pin meet (the synced store after a relaunch), the newer one stands.
+///
+/// Two pins are equal when they mark the same place with the same title, whenever set.
 public struct MapPin: Hashable, Sendable {
     public static let latitudeKey = "lat"
     public static let longitudeKey = "long"
@@ -12,11 +16,24 @@ public struct MapPin: Hashable, Sendable {
     public var latitude: Double
     public var longitude: Double
     public var title: String
+    /// When and where the user set it; nil for a pin from before pins carried one.
+    public var stamp: EditStamp?
 
-    public init(latitude: Double, longitude: Double, title: String) {
+    public init(latitude: Double, longitude: Double, title: String, stamp: EditStamp? = nil) {
         self.latitude = latitude
         self.longitude = longitude
         self.title = title
+        self.stamp = stamp
+    }
+
+    public static func == (a: MapPin, b: MapPin) -> Bool {
+        a.latitude == b.latitude && a.longitude == b.longitude && a.title == b.title
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(latitude)
+        hasher.combine(longitude)
+        hasher.combine(title)
     }
 
     public init(_ coordinate: GeoPoint, title: String) {
@@ -25,13 +42,13 @@ public struct MapPin: Hashable, Sendable {
 
     public var coordinate: GeoPoint { GeoPoint(latitude: latitude, longitude: longitude) }
 
-    /// Exactly three keys: lat and long as reals, title as a string.
+    /// lat and long as reals, title as a string, and the stamp's two fields when it has one.
     public var propertyList: PropertyListValue {
-        .dictionary([
-            Self.latitudeKey: .real(latitude),
-            Self.longitudeKey: .real(longitude),
-            Self.titleKey: .string(title),
-        ])
+        var fields = stamp?.fields() ?? [:]
+        fields[Self.latitudeKey] = .real(latitude)
+        fields[Self.longitudeKey] = .real(longitude)
+        fields[Self.titleKey] = .string(title)
+        return .dictionary(fields)
     }
 
     /// Reads the dictionary back. Numbers may arrive as integers or text (a hand-written
@@ -45,6 +62,7 @@ public struct MapPin: Hashable, Sendable {
         let point = GeoPoint(latitude: latitude, longitude: longitude)
         guard point.isValid else { return nil }
         self.init(point, title: fields[Self.titleKey].flatMap(DefaultsConversion.string) ?? "")
+        stamp = EditStamp(fields: fields)
     }
 
     /// The title to show: an empty one reads as "Pin".
@@ -57,9 +75,16 @@ public struct MapPin: Hashable, Sendable {
         MapPin(propertyList: store.object(forKey: MapDefaultsKey.savedLocation))
     }
 
-    /// Capture at change: written the moment it is set or cleared, as the seed's
-    /// preserveAnnotation does; nil removes the key.
-    public static func save(_ pin: MapPin?, to store: PreferenceStore) {
-        store.set(pin?.propertyList, forKey: MapDefaultsKey.savedLocation)
+    /// Capture at change: written to disk before returning, the moment it is set or cleared,
+    /// as Pigeon's preserveAnnotation does; nil removes the key. The pin is stamped later
+    /// than the one it replaces. Returns the pin as saved; throws when the disk refused it (it
+    /// is then saved in memory and written at the next chance).
+    @discardableResult
+    public static func save(_ pin: MapPin?, to store: PreferenceStore) throws -> MapPin? {
+        var stamped = pin
+        stamped?.stamp = EditStamp.now(after: load(from: store)?.stamp)
+        store.set(stamped?.propertyList, forKey: MapDefaultsKey.savedLocation)
+        try store.saveNow()
+        return stamped
     }
 }

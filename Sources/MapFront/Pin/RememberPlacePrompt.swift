@@ -23,8 +23,9 @@ public final class RememberPlacePrompt: Prompt {
     public let origin: String
     public let suggestion: String
 
-    /// `onSave` runs after the pin is written (the live screen uses it to say where it went).
-    public init(target: GeoPoint, origin: String, suggestion: String, store: PreferenceStore, onSave: ((MapPin) -> Void)? = nil) {
+    /// `onSave` runs after the pin is on disk (the live screen uses it to say where it went),
+    /// with the error when it could not be written.
+    public init(target: GeoPoint, origin: String, suggestion: String, store: PreferenceStore, onSave: ((MapPin, Error?) -> Void)? = nil) {
         self.target = target
         self.origin = origin
         self.suggestion = suggestion
@@ -33,8 +34,12 @@ public final class RememberPlacePrompt: Prompt {
             guard let title else { return }
             let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
             let pin = MapPin(target, title: trimmed.isEmpty ? suggestion : trimmed)
-            MapPin.save(pin, to: store)
-            onSave?(pin)
+            do {
+                try MapPin.save(pin, to: store)
+                onSave?(pin, nil)
+            } catch {
+                onSave?(pin, error)
+            }
         }
         restorationClassName = Self.restorationClass
         preservesDraft = true

@@ -27,13 +27,16 @@ public struct MapPreferences: Hashable, Sendable {
         self.units = units.flatMap { DistanceUnits(rawValue: $0.lowercased()) } ?? .kilometres
     }
 
-    /// Capture at change: the moment the user picks a type or mode it is in the store.
-    public static func write(_ mapType: MapType, to store: PreferenceStore) {
+    /// Capture at change: the moment the user picks a type or mode it is on disk (throws when
+    /// the disk refused it; it is then kept in memory and written at the next chance).
+    public static func write(_ mapType: MapType, to store: PreferenceStore) throws {
         store.set(.integer(Int64(mapType.rawValue)), forKey: MapDefaultsKey.mapType)
+        try store.saveNow()
     }
 
-    public static func write(_ tracking: TrackingMode, to store: PreferenceStore) {
+    public static func write(_ tracking: TrackingMode, to store: PreferenceStore) throws {
         store.set(.integer(Int64(tracking.rawValue)), forKey: MapDefaultsKey.followHeading)
+        try store.saveNow()
     }
 }
 

@@ -25,10 +25,14 @@ extension MapScreen {
     func presentRememberPrompt() {
         let target = pinTarget
         let suggestion = nearbyPlaceName(to: target.point) ?? target.point.description
-        let prompt = RememberPlacePrompt(target: target.point, origin: target.origin, suggestion: suggestion, store: store) { [weak self] pin in
+        let prompt = RememberPlacePrompt(target: target.point, origin: target.origin, suggestion: suggestion, store: store) { [weak self] pin, error in
             guard let self else { return }
             self.pin = pin
-            if self.location.currentFix == nil { self.notice = "Pinned the map centre: there is no current location." }
+            if let error {
+                self.notice = Self.notSavedNotice(error)
+            } else if self.location.currentFix == nil {
+                self.notice = "Pinned the map centre: there is no current location."
+            }
             self.setNeedsDisplay()
         }
         present(prompt)
@@ -45,8 +49,13 @@ extension MapScreen {
     /// Sets or clears the pin and writes it to the store at once.
     public func setPin(_ newPin: MapPin?) {
         pin = newPin
-        MapPin.save(newPin, to: store)
+        do { try MapPin.save(newPin, to: store) } catch { notice = Self.notSavedNotice(error) }
         setNeedsDisplay()
+    }
+
+    /// Said when a change the user expects kept at once could not be written to disk.
+    static func notSavedNotice(_ error: Error) -> String {
+        "Not yet on disk (kept; saved at the next chance): \(error)"
     }
 
     /// The bearing and distance from the current location to the pin, when there are both.

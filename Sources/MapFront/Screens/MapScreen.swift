@@ -154,17 +154,21 @@ public final class MapScreen: Screen {
 
     public func cycleMapType() {
         let wanted = preferences.mapType.next
-        MapPreferences.write(wanted, to: store)
+        var saveError: Error?
+        do { try MapPreferences.write(wanted, to: store) } catch { saveError = error }
         preferences = MapPreferences(store: store)
         if preferences.mapType != wanted { notice = Self.overriddenNotice(MapDefaultsKey.mapType) }
+        if let saveError { notice = Self.notSavedNotice(saveError) }
     }
 
     public func cycleTracking() {
         let wanted = preferences.tracking.next
-        MapPreferences.write(wanted, to: store)
+        var saveError: Error?
+        do { try MapPreferences.write(wanted, to: store) } catch { saveError = error }
         preferences = MapPreferences(store: store)
         state.trackingPaused = false
         if preferences.tracking != wanted { notice = Self.overriddenNotice(MapDefaultsKey.followHeading) }
+        if let saveError { notice = Self.notSavedNotice(saveError) }
         followLocationIfTracking()
     }
 
