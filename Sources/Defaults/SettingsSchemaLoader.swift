@@ -304,7 +304,7 @@ struct ItemReader {
             return nil
         }
         switch value {
-        case .string, .integer, .real, .boolean: return value
+        case .string, .integer, .unsignedInteger, .real, .boolean: return value
         default:
             wrongType(field, value, expected: "a string, number or boolean")
             return nil
@@ -375,7 +375,7 @@ struct ItemReader {
 
     private static func isScalar(_ value: PropertyListValue) -> Bool {
         switch value {
-        case .string, .integer, .real, .boolean: true
+        case .string, .integer, .unsignedInteger, .real, .boolean: true
         default: false
         }
     }

@@ -92,6 +92,7 @@ public final class PropertyListPrinter {
         switch value {
         case .string(let text): try output.appendQuoted(text)
         case .integer(let number): try output.append(String(number))
+        case .unsignedInteger(let number): try output.append(String(number))
         case .real(let number): try output.append(String(number))
         case .boolean(let flag): try output.append(flag ? "true" : "false")
         case .date(let date): try output.append(PropertyListValue.describe(date))

@@ -30,6 +30,7 @@ private struct XMLWriter {
         switch value {
         case .string(let s): element("string", escaping: s)
         case .integer(let i): element("integer", ascii: String(i))
+        case .unsignedInteger(let u): element("integer", ascii: String(u))
         case .real(let r): element("real", ascii: Self.format(r))
         case .boolean(let b): out.append(contentsOf: (b ? "<true/>\n" : "<false/>\n").utf8)
         case .date(let d):

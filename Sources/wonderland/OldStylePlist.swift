@@ -10,7 +10,7 @@ enum OldStylePlist {
         let indent = String(repeating: "    ", count: level)
         switch value {
         case .string(let string): return quoted(string)
-        case .integer, .real, .boolean: return DefaultsConversion.string(value) ?? ""
+        case .integer, .unsignedInteger, .real, .boolean: return DefaultsConversion.string(value) ?? ""
         case .date(let date): return dateText(date)
         case .data(let bytes):
             return "{length = \(bytes.count), bytes = 0x\(bytes.map { String(format: "%02x", $0) }.joined())}"
@@ -36,7 +36,7 @@ enum OldStylePlist {
     static func typeName(_ value: PropertyListValue) -> String {
         switch value {
         case .string: "string"
-        case .integer: "integer"
+        case .integer, .unsignedInteger: "integer"
         case .real: "float"
         case .boolean: "boolean"
         case .date: "date"
