@@ -21,6 +21,9 @@ public struct SettingsBundle: Hashable, Sendable {
     public var panes: [String: SettingsPane]
     /// Every error of every file, in the order found.
     public var errors: [SettingsSchemaError]
+    /// What was accepted as iOS accepts it though the schema says otherwise (an unknown Type
+    /// skipped, "YES" for a boolean): never shown as an error, listed by `settings lint`.
+    public var notes: [SettingsSchemaError] = []
     public var source: Source
 
     public init(root: SettingsPane, panes: [String: SettingsPane] = [:], errors: [SettingsSchemaError] = [], source: Source = .files) {

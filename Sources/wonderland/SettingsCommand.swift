@@ -9,7 +9,8 @@ import WonderlandApp
 struct SettingsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "settings",
-        abstract: "Change the app's settings in a settings screen (a running app sees changes within a second).")
+        abstract: "Change the app's settings in a settings screen (a running app sees changes within a second).",
+        subcommands: [SettingsLintCommand.self])
 
     func run() throws {
         let environment = ProcessEnvironment.current()
