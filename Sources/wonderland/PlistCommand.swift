@@ -42,7 +42,7 @@ struct PlistCommand: ParsableCommand {
 
     struct Print: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print a property list as a tree; a keyed archive is shown as its resolved object graph."
+            abstract: "Print a property list as a tree; a keyed archive is shown as its resolved object graph, and so is one stored as a data value (as in defaults.plist)."
         )
 
         @Argument(help: "The file to print.")
@@ -51,7 +51,7 @@ struct PlistCommand: ParsableCommand {
         func run() throws {
             try PlistFile.reportingFailure(of: file) {
                 let (value, _) = try PlistFile.read(file)
-                print(try PropertyListPrinter.render(value, limits: PlistFile.limits), terminator: "")
+                print(try PropertyListPrinter.render(value, limits: PlistFile.limits, decodingArchivedData: true), terminator: "")
             }
         }
     }
