@@ -30,11 +30,10 @@ public enum BookLoader {
         }
         switch sniff {
         case .zip: throw BookLoadError(path: path, reason: "is a zip archive, not a book")
-        case .utf16: throw BookLoadError(path: path, reason: "is UTF-16 text; only UTF-8 books can be opened")
         case .binary: throw BookLoadError(path: path, reason: "looks like a binary file, not a book")
-        case .text: break
+        case .text, .utf16: break
         }
-        let text = try BookFile.open(path: path)
+        let (text, encoding) = try utf8Text(path: path, isUTF16: sniff == .utf16)
         if text.count <= TextSniff.sampleSize, text.withBytes({ $0.allSatisfy(LineScanner.isBlank) }) {
             throw BookLoadError(path: path, reason: "is empty (only blank lines)")
         }
@@ -42,9 +41,9 @@ public enum BookLoader {
             guard text.count <= markdownSizeLimit else {
                 throw BookLoadError(path: path, reason: "is too big for a Markdown book (\(text.count >> 20) MB; the limit is \(markdownSizeLimit >> 20) MB)")
             }
-            return MarkdownLoader.load(path: path, source: text)
+            return noting(encoding, in: MarkdownLoader.load(path: path, source: text))
         }
-        return try PlainTextLoader.load(path: path, text: text)
+        return noting(encoding, in: try PlainTextLoader.load(path: path, text: text))
     }
 
     static func fileTitle(_ path: String) -> String {
