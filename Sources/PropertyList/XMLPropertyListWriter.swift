@@ -42,7 +42,7 @@ private struct XMLWriter {
             out.append(contentsOf: "</data>\n".utf8)
         case .uid(let u):
             // Apple writes a UID as a one-entry dictionary; its readers turn it back into a UID.
-            // The <integer> inside is signed 64-bit for every reader, ours included.
+            // CF reads the <integer> inside as signed, and ours makes a UID again only of an Int64.
             guard u <= UInt64(Int64.max) else {
                 throw PropertyListError(.unrepresentableValue, "UID \(u) does not fit an XML <integer>",
                                         position: 0, unit: .none)
