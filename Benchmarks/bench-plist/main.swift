@@ -47,6 +47,7 @@ func foundationObject(_ value: PropertyListValue) -> Any {
     switch value {
     case .string(let s): NSString(string: s)
     case .integer(let i): NSNumber(value: i)
+    case .unsignedInteger(let u): NSNumber(value: u)
     case .real(let r): NSNumber(value: r)
     case .boolean(let b): b
     case .date(let d): d

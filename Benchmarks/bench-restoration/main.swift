@@ -50,6 +50,7 @@ func foundationValue(_ value: PropertyListValue) -> Any {
     switch value {
     case .string(let s): return s as NSString
     case .integer(let i): return NSNumber(value: i)
+    case .unsignedInteger(let u): return NSNumber(value: u)
     case .real(let d): return NSNumber(value: d)
     case .boolean(let b): return NSNumber(value: b)
     case .date(let d): return d as NSDate

@@ -88,6 +88,7 @@ func json(_ value: PropertyListValue) -> Any {
     switch value {
     case .string(let string): string
     case .integer(let integer): integer
+    case .unsignedInteger(let integer): integer
     case .real(let real): real
     case .boolean(let boolean): boolean
     case .date(let date): date.timeIntervalSince1970

@@ -10,6 +10,7 @@ public enum DefaultsConversion {
         switch value {
         case .boolean(let flag): return flag
         case .integer(let number): return number != 0
+        case .unsignedInteger: return true
         case .real(let number): return number != 0
         case .string(let text):
             switch text.trimmingCharacters(in: .whitespaces).lowercased() {
@@ -26,6 +27,7 @@ public enum DefaultsConversion {
     public static func integer(_ value: PropertyListValue) -> Int? {
         switch value {
         case .integer(let number): return Int(exactly: number)
+        case .unsignedInteger(let number): return Int(exactly: number)
         case .boolean(let flag): return flag ? 1 : 0
         case .real(let number):
             guard number.isFinite, let whole = Int(exactly: number.rounded(.towardZero)) else { return nil }
@@ -43,6 +45,7 @@ public enum DefaultsConversion {
         switch value {
         case .real(let number): return number
         case .integer(let number): return Double(number)
+        case .unsignedInteger(let number): return Double(number)
         case .boolean(let flag): return flag ? 1 : 0
         case .string(let text): return Double(text.trimmingCharacters(in: .whitespaces))
         default: return nil
@@ -54,6 +57,7 @@ public enum DefaultsConversion {
         switch value {
         case .string(let text): return text
         case .integer(let number): return String(number)
+        case .unsignedInteger(let number): return String(number)
         case .boolean(let flag): return flag ? "1" : "0"
         case .real(let number): return numberText(number)
         default: return nil

@@ -46,6 +46,6 @@ extension SettingsBundle {
 
     /// The copy of Resources/Settings.bundle compiled into the binary.
     public static var embedded: SettingsBundle {
-        load(source: .embedded) { embeddedFiles[$0].map { Data($0.utf8) } }
+        load(source: .embedded, languages: nil) { embeddedFiles[$0].map { Data($0.utf8) } }
     }
 }

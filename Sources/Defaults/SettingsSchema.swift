@@ -21,6 +21,9 @@ public struct SettingsBundle: Hashable, Sendable {
     public var panes: [String: SettingsPane]
     /// Every error of every file, in the order found.
     public var errors: [SettingsSchemaError]
+    /// What was accepted as iOS accepts it though the schema says otherwise (an unknown Type
+    /// skipped, "YES" for a boolean): never shown as an error, listed by `settings lint`.
+    public var notes: [SettingsSchemaError] = []
     public var source: Source
 
     public init(root: SettingsPane, panes: [String: SettingsPane] = [:], errors: [SettingsSchemaError] = [], source: Source = .files) {
@@ -479,11 +482,14 @@ public enum SettingsValue {
     public static func matches(_ a: PropertyListValue, _ b: PropertyListValue) -> Bool {
         if a == b { return true }
         switch (a, b) {
-        case (.integer, .real), (.real, .integer): return number(a) == number(b)
+        case (.integer, .real), (.real, .integer), (.unsignedInteger, .real), (.real, .unsignedInteger):
+            return number(a) == number(b)
         // The argument domain (`-HPMapType 2`) and `defaults write` without a type flag give
         // strings; NSUserDefaults reads "2" as the number 2, and so do we.
-        case (.string(let text), .integer), (.string(let text), .real): return Double(text) == number(b)
-        case (.integer, .string(let text)), (.real, .string(let text)): return Double(text) == number(a)
+        case (.string(let text), .integer), (.string(let text), .unsignedInteger), (.string(let text), .real):
+            return Double(text) == number(b)
+        case (.integer, .string(let text)), (.unsignedInteger, .string(let text)), (.real, .string(let text)):
+            return Double(text) == number(a)
         default: return false
         }
     }
@@ -491,6 +497,7 @@ public enum SettingsValue {
     public static func number(_ value: PropertyListValue) -> Double? {
         switch value {
         case .integer(let i): Double(i)
+        case .unsignedInteger(let u): Double(u)
         case .real(let d): d
         case .string(let text): Double(text.trimmingCharacters(in: .whitespaces))
         default: nil
@@ -501,6 +508,7 @@ public enum SettingsValue {
         switch value {
         case .boolean(let b): return b
         case .integer(let i): return i != 0
+        case .unsignedInteger: return true
         case .real(let d): return d != 0
         case .string(let s): return ["yes", "true", "1", "on"].contains(s.lowercased())
         default: return nil
@@ -518,6 +526,7 @@ public enum SettingsValue {
         switch value {
         case .string(let s): return s
         case .integer(let i): return String(i)
+        case .unsignedInteger(let u): return String(u)
         case .real(let d): return format(d)
         case .boolean(let b): return b ? "YES" : "NO"
         case .date(let d): return d.timeIntervalSinceReferenceDate.isFinite ? "\(d)" : PropertyListValue.describe(d)

@@ -6,8 +6,10 @@ extension SettingsBundle {
     /// Loads `directory` (a Settings.bundle folder): Root.plist and every child pane it links.
     /// Never throws: a missing or broken file is an error in the list, and every valid item of
     /// every readable file is kept.
-    public static func load(directory: URL) -> SettingsBundle {
-        load(source: .directory(directory.path)) { fileName in
+    /// Titles are localized through `languages` (see `SettingsLanguages`), by default the
+    /// process's own.
+    public static func load(directory: URL, languages: [String]? = nil) -> SettingsBundle {
+        load(source: .directory(directory.path), languages: languages) { fileName in
             try readFile(directory.appendingPathComponent(fileName))
         }
     }
@@ -20,19 +22,22 @@ extension SettingsBundle {
         }
     }
 
-    /// Loads a bundle from file contents by name ("Root.plist" → data).
-    public static func load(files: [String: Data]) -> SettingsBundle {
-        load(source: .files) { files[$0] }
+    /// Loads a bundle from file contents by name ("Root.plist" → data, "de.lproj/Root.strings" → data).
+    public static func load(files: [String: Data], languages: [String]? = nil) -> SettingsBundle {
+        load(source: .files, languages: languages) { files[$0] }
     }
 
-    /// `read` gives nil for a file that is not there, and throws for one that cannot be read.
-    static func load(source: Source, read: @escaping (String) throws -> Data?) -> SettingsBundle {
-        var loader = SettingsSchemaLoader(read: read)
+    /// `read` gives nil for a file that is not there, and throws for one that cannot be read; a
+    /// strings table that cannot be read is treated as missing (the keys show as they are).
+    static func load(source: Source, languages: [String]?, read: @escaping (String) throws -> Data?) -> SettingsBundle {
+        let languages = languages ?? SettingsLanguages.preferred(environment: ProcessInfo.processInfo.environment)
+        var loader = SettingsSchemaLoader(read: read, strings: SettingsStrings(languages: languages, read: { (try? read($0)) ?? nil }))
         let root = loader.loadPane(name: "Root", title: "Settings", path: []).pane
             ?? SettingsPane(name: "Root", title: "Settings", items: [])
         var panes = loader.panes
         panes[root.name] = nil
         var result = SettingsBundle(root: root, panes: panes, errors: loader.errors, source: source)
+        result.notes = loader.notes + loader.strings.problems
         // Each pane carries the errors of its own file.
         result.root.errors = loader.errors.filter { $0.file == root.fileName }
         for name in result.panes.keys {
@@ -51,8 +56,11 @@ struct UnreadableBundleFile: Error {
 /// Reads bundle files one pane at a time, depth first, following child panes and noticing cycles.
 struct SettingsSchemaLoader {
     let read: (String) throws -> Data?
+    var strings: SettingsStrings
     var panes: [String: SettingsPane] = [:]
     var errors: [SettingsSchemaError] = []
+    /// What iOS accepts but is not quite the schema: shown as well as can be, listed by `settings lint`.
+    var notes: [SettingsSchemaError] = []
 
     /// Loads `name`.plist, or returns why it could not (the caller decides where that is reported;
     /// for the root it is the file's own error).
@@ -85,13 +93,17 @@ struct SettingsSchemaLoader {
             errors.append(SettingsSchemaError(.malformedFile, file: fileName, index: nil, "PreferenceSpecifiers \(found), expected an array"))
             return (nil, "\(fileName) is malformed")
         }
+        var table = "Root"
+        if case .string(let named)? = top["StringsTable"] { table = named }
         var paneTitle = title
-        if path.isEmpty, case .string(let own)? = top["Title"] { paneTitle = own }
+        if path.isEmpty, case .string(let own)? = top["Title"] { paneTitle = strings.localize(own, table: table) }
 
         var items: [SettingsItem] = []
         for (index, entry) in specifiers.enumerated() {
             var reader = ItemReader(file: fileName, index: index)
-            guard var specifier = reader.specifier(from: entry) else {
+            let read = reader.specifier(from: entry)
+            notes += reader.notes
+            guard var specifier = read?.localized({ strings.localize($0, table: table) }) else {
                 errors += reader.errors
                 continue
             }
@@ -124,6 +136,9 @@ struct ItemReader {
     let file: String
     let index: Int
     private(set) var errors: [SettingsSchemaError] = []
+    /// Departures from the schema iOS lets pass; the entry is still read (or, for a type iOS
+    /// does not know, skipped as iOS skips it).
+    private(set) var notes: [SettingsSchemaError] = []
     private var dictionary: [String: PropertyListValue] = [:]
     private var type = ""
 
@@ -134,6 +149,10 @@ struct ItemReader {
 
     mutating func fail(_ kind: SettingsSchemaError.Kind, _ message: String) {
         errors.append(SettingsSchemaError(kind, file: file, index: index, message))
+    }
+
+    mutating func note(_ kind: SettingsSchemaError.Kind, _ message: String) {
+        notes.append(SettingsSchemaError(kind, file: file, index: index, message))
     }
 
     /// The specifier, or nil when the entry has any error.
@@ -164,7 +183,8 @@ struct ItemReader {
         case TitleValueSpecifier.typeName: specifier = titleValue()
         case ChildPaneSpecifier.typeName: specifier = childPane()
         default:
-            fail(.unknownType, "unknown Type \"\(type)\"")
+            // Types of other renderers (InAppSettingsKit's IASK…) are skipped, as iOS skips them.
+            note(.unknownType, "unknown Type \"\(type)\" is skipped")
             return nil
         }
         return errors.isEmpty ? specifier : nil
@@ -188,7 +208,13 @@ struct ItemReader {
         let title = string("Title", required: true)
         let key = self.key()
         let trueValue = scalar("TrueValue"), falseValue = scalar("FalseValue")
-        let defaultValue = scalar("DefaultValue", required: true)
+        var defaultValue = scalar("DefaultValue", required: true)
+        // iOS reads a DefaultValue written as the string YES or NO (any case) as the boolean.
+        if case .string(let text)? = defaultValue, trueValue == nil, falseValue == nil,
+           let flag = ["yes": true, "no": false, "true": true, "false": false][text.lowercased()] {
+            note(.wrongType, "\(type) DefaultValue is the string \"\(text)\", read as the boolean \(flag ? "YES" : "NO")")
+            defaultValue = .boolean(flag)
+        }
         if let defaultValue {
             let isOnOrOff = [trueValue, falseValue].contains { $0.map { SettingsValue.matches($0, defaultValue) } ?? false }
             var isBoolean = false
@@ -326,7 +352,7 @@ struct ItemReader {
             return nil
         }
         switch value {
-        case .string, .integer, .real, .boolean: return value
+        case .string, .integer, .unsignedInteger, .real, .boolean: return value
         default:
             wrongType(field, value, expected: "a string, number or boolean")
             return nil
@@ -335,6 +361,11 @@ struct ItemReader {
 
     private mutating func enumeration<E: RawRepresentable & CaseIterable>(_ field: String) -> E? where E.RawValue == String {
         guard let text = string(field) else { return nil }
+        // iOS compares these words without regard to case ("no" for No).
+        if E(rawValue: text) == nil, let relaxed = E.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) {
+            note(.wrongType, "\(type) \(field) \"\(text)\" is read as \"\(relaxed.rawValue)\"")
+            return relaxed
+        }
         guard let value = E(rawValue: text) else {
             let allowed = E.allCases.map(\.rawValue).joined(separator: ", ")
             fail(.wrongType, "\(type) \(field) \"\(text)\" is not one of \(allowed)")
@@ -397,7 +428,7 @@ struct ItemReader {
 
     private static func isScalar(_ value: PropertyListValue) -> Bool {
         switch value {
-        case .string, .integer, .real, .boolean: true
+        case .string, .integer, .unsignedInteger, .real, .boolean: true
         default: false
         }
     }

@@ -83,7 +83,7 @@ public struct ArchiveContents: Sendable {
     private static func describe(_ value: PropertyListValue) -> String {
         switch value {
         case .string(let text): return "\"\(text)\""
-        case .integer(let number): return String(number)
+        case .integer, .unsignedInteger: return value.integerText ?? ""
         default: return value.kindName
         }
     }
@@ -148,7 +148,7 @@ private struct UIDCheck {
                     throw error.under(key)
                 }
             }
-        case .string, .integer, .real, .boolean, .date, .data:
+        case .string, .integer, .unsignedInteger, .real, .boolean, .date, .data:
             break
         }
     }

@@ -3,19 +3,23 @@ import PropertyList
 /// How stored numbers convert to the Swift type asked for, shared by keyed scalars (inline in
 /// an object) and NSNumber entries (in arrays and dictionaries).
 enum ArchiveNumbers {
-    static func int64<T: FixedWidthInteger>(_ value: T) throws -> Int64 {
-        guard let stored = Int64(exactly: value) else {
-            throw ArchiveError(.valueOutOfRange("\(value) does not fit in a 64-bit signed archive integer"))
-        }
-        return stored
+    /// The stored form of an integer: NSNumber holds Int64.min...UInt64.max, as the property
+    /// list does (16-byte integers above Int64.max); only wider types can fall outside.
+    static func stored<T: FixedWidthInteger>(_ value: T) throws -> PropertyListValue {
+        if let signed = Int64(exactly: value) { return .integer(signed) }
+        if let unsigned = UInt64(exactly: value) { return .unsignedInteger(unsigned) }
+        throw ArchiveError(.valueOutOfRange("\(value) lies outside an archive integer's \(Int64.min)...\(UInt64.max)"))
     }
 
     static func integer<T: FixedWidthInteger>(_ value: PropertyListValue, as type: T.Type) throws -> T {
-        guard case .integer(let stored) = value else {
-            throw ArchiveError(.typeMismatch(expected: "\(T.self)", found: value.kindName))
+        let result: T?
+        switch value {
+        case .integer(let stored): result = T(exactly: stored)
+        case .unsignedInteger(let stored): result = T(exactly: stored)
+        default: throw ArchiveError(.typeMismatch(expected: "\(T.self)", found: value.kindName))
         }
-        guard let result = T(exactly: stored) else {
-            throw ArchiveError(.valueOutOfRange("\(stored) does not fit in \(T.self)"))
+        guard let result else {
+            throw ArchiveError(.valueOutOfRange("\(value.integerText ?? "") does not fit in \(T.self)"))
         }
         return result
     }
@@ -25,6 +29,7 @@ enum ArchiveNumbers {
         switch value {
         case .real(let number): return number
         case .integer(let number): return Double(number)
+        case .unsignedInteger(let number): return Double(number)
         default: throw ArchiveError(.typeMismatch(expected: "Double", found: value.kindName))
         }
     }

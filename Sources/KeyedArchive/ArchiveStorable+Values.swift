@@ -33,11 +33,11 @@ extension Bool: ArchiveStorable {
     }
 }
 
-/// Integers of every width are NSNumber entries; a value the 64-bit signed format can't hold
-/// (UInt64 above Int64.max) is refused when written, one too big for the asked width when read.
+/// Integers of every width are NSNumber entries, Int64.min...UInt64.max as in the property
+/// list; one too big for the asked width is refused when read.
 extension ArchiveStorable where Self: FixedWidthInteger {
     public func archiveReference(in archiver: KeyedArchiver) throws -> ArchiveReference {
-        archiver.append(.integer(try ArchiveNumbers.int64(self)))
+        archiver.append(try ArchiveNumbers.stored(self))
     }
 
     public static func unarchive(_ reference: ArchiveReference, from unarchiver: KeyedUnarchiver) throws -> Self {

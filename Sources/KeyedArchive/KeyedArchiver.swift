@@ -42,13 +42,9 @@ public final class KeyedArchiver {
     public func encode(_ value: UInt8, forKey key: String) { fields[key] = .integer(Int64(value)) }
     public func encode(_ value: UInt16, forKey key: String) { fields[key] = .integer(Int64(value)) }
     public func encode(_ value: UInt32, forKey key: String) { fields[key] = .integer(Int64(value)) }
-    /// Throws `valueOutOfRange` above `Int64.max`, which the archive format can't hold.
-    public func encode(_ value: UInt64, forKey key: String) throws {
-        do { fields[key] = .integer(try ArchiveNumbers.int64(value)) } catch let error as ArchiveError {
-            throw error.under(key)
-        }
-    }
-    /// Throws `valueOutOfRange` above `Int64.max`, which the archive format can't hold.
+    /// Above `Int64.max` the value is stored as Apple does, a 16-byte integer. Kept throwing so
+    /// existing callers' `try` stays valid; every UInt64 now fits.
+    public func encode(_ value: UInt64, forKey key: String) throws { fields[key] = .integer(unsigned: value) }
     public func encode(_ value: UInt, forKey key: String) throws { try encode(UInt64(value), forKey: key) }
     public func encode(_ value: Double, forKey key: String) { fields[key] = .real(value) }
     public func encode(_ value: Float, forKey key: String) { fields[key] = .real(Double(value)) }

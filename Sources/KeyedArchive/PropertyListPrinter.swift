@@ -22,15 +22,40 @@ public final class PropertyListPrinter {
     private static let arrayClasses: Set<String> = ["NSArray", "NSMutableArray", "NSSet", "NSMutableSet", "NSOrderedSet", "NSMutableOrderedSet"]
     private static let dictionaryClasses: Set<String> = ["NSDictionary", "NSMutableDictionary"]
 
-    public static func render(_ value: PropertyListValue, limits: PropertyListLimits = .userFile) throws -> String {
+    /// How many archives inside data inside archives are opened, so a crafted file cannot make
+    /// the printer recurse without end.
+    static let deepestArchivedData = 4
+
+    /// `decodingArchivedData`: a data value that is itself a keyed archive (as an app stores an
+    /// object in its defaults) is shown as its object tree rather than as bytes.
+    public static func render(_ value: PropertyListValue, limits: PropertyListLimits = .userFile,
+                              decodingArchivedData: Bool = false) throws -> String {
+        try render(value, limits: limits, decodeLevels: decodingArchivedData ? deepestArchivedData : 0)
+    }
+
+    /// The object tree of `data` when it is a keyed archive, without its trailing newline; nil
+    /// for any other data (including an archive too damaged to read).
+    public static func archiveTree(in data: Data, limits: PropertyListLimits = .userFile) -> String? {
+        archiveTree(in: data, limits: limits, decodeLevels: deepestArchivedData)
+    }
+
+    private static func archiveTree(in data: Data, limits: PropertyListLimits, decodeLevels: Int) -> String? {
+        guard decodeLevels > 0,
+              let value = try? PropertyListReader.read(data, limits: limits).value,
+              ArchiveContents.isKeyedArchive(value),
+              let text = try? render(value, limits: limits, decodeLevels: decodeLevels - 1) else { return nil }
+        return text.hasSuffix("\n") ? String(text.dropLast()) : text
+    }
+
+    private static func render(_ value: PropertyListValue, limits: PropertyListLimits, decodeLevels: Int) throws -> String {
         let printer: PropertyListPrinter
         do {
             if ArchiveContents.isKeyedArchive(value) {
                 let contents = try ArchiveContents(value, limits: limits)
-                printer = PropertyListPrinter(contents: contents)
+                printer = PropertyListPrinter(contents: contents, limits: limits, decodeLevels: decodeLevels)
                 try printer.printArchive(contents)
             } else {
-                printer = PropertyListPrinter(contents: nil)
+                printer = PropertyListPrinter(contents: nil, limits: limits, decodeLevels: decodeLevels)
                 try printer.plain(value, indent: "")
                 try printer.output.append("\n")
             }
@@ -40,7 +65,14 @@ public final class PropertyListPrinter {
         return printer.output.text
     }
 
-    private init(contents: ArchiveContents?) { self.contents = contents }
+    private let limits: PropertyListLimits
+    private let decodeLevels: Int
+
+    private init(contents: ArchiveContents?, limits: PropertyListLimits, decodeLevels: Int) {
+        self.contents = contents
+        self.limits = limits
+        self.decodeLevels = decodeLevels
+    }
 
     private func printArchive(_ contents: ArchiveContents) throws {
         try output.append("NSKeyedArchiver archive, \(contents.objects.count) objects\n")
@@ -69,6 +101,12 @@ public final class PropertyListPrinter {
                 }
                 try output.append("\(indent)}")
             }
+        case .data(let bytes):
+            if let tree = Self.archiveTree(in: bytes, limits: limits, decodeLevels: decodeLevels) {
+                try output.append(tree.replacingOccurrences(of: "\n", with: "\n" + indent))
+            } else {
+                try scalar(value)
+            }
         default:
             try scalar(value)
         }
@@ -92,6 +130,7 @@ public final class PropertyListPrinter {
         switch value {
         case .string(let text): try output.appendQuoted(text)
         case .integer(let number): try output.append(String(number))
+        case .unsignedInteger(let number): try output.append(String(number))
         case .real(let number): try output.append(String(number))
         case .boolean(let flag): try output.append(flag ? "true" : "false")
         case .date(let date): try output.append(PropertyListValue.describe(date))
@@ -139,7 +178,7 @@ public final class PropertyListPrinter {
             return
         }
         try output.append("\(shownName) #\(index) ")
-        if Self.arrayClasses.contains(className), case .array(let items)? = fields["NS.objects"] {
+        if Self.arrayClasses.contains(className), let items = Self.members(fields) {
             try archived(.array(items), indent: indent)
         } else if Self.dictionaryClasses.contains(className),
                   case .array(let keys)? = fields["NS.keys"], case .array(let values)? = fields["NS.objects"] {
@@ -169,9 +208,29 @@ public final class PropertyListPrinter {
         }
     }
 
+    /// An array or set's members: `NS.objects`, or the `NS.object.0`, `NS.object.1`, … keys
+    /// Foundation writes for an ordered set.
+    private static func members(_ fields: [String: PropertyListValue]) -> [PropertyListValue]? {
+        if case .array(let items)? = fields["NS.objects"] { return items }
+        var items: [PropertyListValue] = []
+        while let item = fields["NS.object.\(items.count)"] { items.append(item) }
+        return items.count == fields.keys.filter({ $0.hasPrefix("NS.object.") }).count ? items : nil
+    }
+
+    /// A string, data or date object, mutable or not. Its payload is inline as Apple writes it,
+    /// or one reference away as some other archivers (bpylist2) write it; a string may also come
+    /// as UTF-8 bytes (`NS.bytes`).
     private func leaf(_ className: String, _ fields: [String: PropertyListValue]) throws {
-        switch fields["NS.string"] ?? fields["NS.data"] ?? fields["NS.time"] {
+        var payload = fields["NS.string"] ?? fields["NS.data"] ?? fields["NS.time"] ?? fields["NS.bytes"]
+        if case .uid(let uid)? = payload, let contents, uid != 0, Int(uid) < contents.objects.count {
+            payload = contents.objects[Int(uid)]
+        }
+        switch payload {
         case .string(let text)?: try output.appendQuoted(text)
+        case .data(let bytes)? where fields["NS.bytes"] != nil && fields["NS.data"] == nil:
+            if let text = String(validating: bytes, as: UTF8.self) { try output.appendQuoted(text) } else {
+                try output.append(Self.dataSummary(bytes))
+            }
         case .data(let bytes)?: try output.append(Self.dataSummary(bytes))
         case .real(let seconds)?: try output.append(PropertyListValue.describe(Date(timeIntervalSinceReferenceDate: seconds)))
         case .integer(let seconds)?:

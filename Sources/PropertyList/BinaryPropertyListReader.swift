@@ -13,8 +13,16 @@ public enum BinaryPropertyListReader {
     }
 
     public static func read(_ data: Data, limits: PropertyListLimits = .userFile) throws -> PropertyListValue {
+        var warnings = PropertyListWarnings()
+        return try read(data, limits: limits, warnings: &warnings)
+    }
+
+    /// The same, also noting what was read but is doubtful (a repeated dictionary key).
+    public static func read(_ data: Data, limits: PropertyListLimits, warnings: inout PropertyListWarnings) throws
+        -> PropertyListValue {
         try data.withUnsafeBytes { bytes in
             var parser = try BinaryPropertyListParser(bytes: bytes, limits: limits)
+            defer { warnings.merge(parser.warnings) }
             return try parser.readTopObject()
         }
     }
@@ -37,6 +45,7 @@ private struct BinaryPropertyListParser {
     private var distinctObjects = 0
     /// Objects being decoded on the current path; meeting one again means a reference cycle.
     private var inProgress: [Bool]
+    private(set) var warnings = PropertyListWarnings()
 
     init(bytes: UnsafeRawBufferPointer, limits: PropertyListLimits) throws {
         self.bytes = bytes
@@ -126,7 +135,7 @@ private struct BinaryPropertyListParser {
             default:
                 throw Self.error(.unsupportedObject, "marker 0x\(Self.hex(marker)) (null or fill) has no value", at: start)
             }
-        case 0x1: value = .integer(try integer(at: start, sizeExponent: low))
+        case 0x1: value = try integer(at: start, sizeExponent: low)
         case 0x2:
             guard low == 2 || low == 3 else {
                 throw Self.error(.unsupportedObject, "real of \(1 << min(low, 15)) bytes (only 4 or 8)", at: start)
@@ -199,9 +208,10 @@ private struct BinaryPropertyListParser {
     }
 
     /// Integers of 1, 2 and 4 bytes are unsigned, 8 bytes signed two's complement, and 16 bytes
-    /// (written by Apple and plistlib for values past Int64) are accepted only when they fit
-    /// Int64; anything larger is a typed overflow rather than a silently wrapped number.
-    private func integer(at start: Int, sizeExponent: Int) throws -> Int64 {
+    /// signed 128-bit, which Apple writes for values above Int64.max (high half zero) and
+    /// plistlib for negatives too. Those in Int64.min...UInt64.max are read; the rest of the
+    /// 128-bit range is a typed overflow rather than a silently wrapped number.
+    private func integer(at start: Int, sizeExponent: Int) throws -> PropertyListValue {
         guard sizeExponent <= 4 else {
             throw Self.error(.unsupportedObject, "integer of 2^\(sizeExponent) bytes (at most 16)", at: start)
         }
@@ -209,15 +219,13 @@ private struct BinaryPropertyListParser {
         try need(size, after: start)
         if size <= 8 {
             let raw = Self.readUInt(bytes, at: start + 1, size: size)
-            return size == 8 ? Int64(bitPattern: raw) : Int64(raw)
+            return .integer(size == 8 ? Int64(bitPattern: raw) : Int64(raw))
         }
         let high = Self.readUInt(bytes, at: start + 1, size: 8)
         let low = Self.readUInt(bytes, at: start + 9, size: 8)
-        let value = Int64(bitPattern: low)
-        guard high == (value < 0 ? UInt64.max : 0) else {
-            throw Self.error(.integerOverflow, "16-byte integer does not fit in a signed 64-bit integer", at: start)
-        }
-        return value
+        if high == 0 { return .integer(unsigned: low) }
+        if high == UInt64.max, Int64(bitPattern: low) < 0 { return .integer(Int64(bitPattern: low)) }
+        throw Self.error(.integerOverflow, "16-byte integer lies outside \(Int64.min)...\(UInt64.max)", at: start)
     }
 
     /// Reads an object's element count — in the marker's low nibble, or, when that is 0xF, in
@@ -276,8 +284,10 @@ private struct BinaryPropertyListParser {
                 throw Self.error(.invalidKey, "dictionary key (object \(keyIndex)) is not a string", at: keyPosition)
             }
             let value = try object(try reference(at: valuesStart + i * objectRefSize), depth: depth)
-            guard result.updateValue(value.value, forKey: key) == nil else {
-                throw Self.error(.duplicateKey, "dictionary key \"\(MessageText.excerpt(key))\" appears twice", at: keyPosition)
+            // As in XML, and as CF and plistlib read binary files: the last of a repeated key wins.
+            if result.updateValue(value.value, forKey: key) != nil {
+                warnings.note(Self.error(.duplicateKey, "dictionary key \"\(MessageText.excerpt(key))\" appears twice; the last is kept",
+                                         at: keyPosition))
             }
             try add(PropertyListFootprint(stringBytes: key.utf8.count), to: &size, at: start)
             try add(value.footprint, to: &size, at: start)

@@ -23,6 +23,7 @@ private enum FlatObject {
 private enum ScalarKey: Hashable {
     case string(ExactString)
     case integer(Int64)
+    case unsignedInteger(UInt64)
     case real(UInt64)
     case date(UInt64)
     case data(Data)
@@ -88,6 +89,7 @@ private struct ObjectFlattener {
         switch value {
         case .string(let s): key = .string(ExactString(value: s))
         case .integer(let i): key = .integer(i)
+        case .unsignedInteger(let u): key = .unsignedInteger(u)
         case .real(let r): key = .real(r.bitPattern)
         case .date(let d):
             // The format holds any double, but a date XML cannot hold would make the file
@@ -162,6 +164,11 @@ private struct ObjectTableWriter {
         switch value {
         case .boolean(let b): out.append(b ? 0x09 : 0x08)
         case .integer(let i): appendInteger(i)
+        case .unsignedInteger(let u):
+            // Above Int64.max Apple writes a 16-byte (signed 128-bit) integer, high half zero.
+            out.append(0x14)
+            appendUInt(0, size: 8)
+            appendUInt(u, size: 8)
         case .real(let r):
             out.append(0x23)
             appendUInt(r.bitPattern, size: 8)

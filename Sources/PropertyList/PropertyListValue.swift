@@ -5,6 +5,11 @@ import Foundation
 public enum PropertyListValue: Hashable, Sendable {
     case string(String)
     case integer(Int64)
+    /// An integer above `Int64.max`, up to `UInt64.max`, as Apple writes them (a 16-byte binary
+    /// integer, a long XML `<integer>`). Only such values: anything that fits `Int64` is always
+    /// `.integer`, so one number has one form and equal numbers compare equal. Build it through
+    /// `integer(unsigned:)` when the value may be small.
+    case unsignedInteger(UInt64)
     case real(Double)
     case boolean(Bool)
     case date(Date)
@@ -19,7 +24,7 @@ extension PropertyListValue {
     public var kindName: String {
         switch self {
         case .string: "string"
-        case .integer: "integer"
+        case .integer, .unsignedInteger: "integer"
         case .real: "real"
         case .boolean: "boolean"
         case .date: "date"
@@ -34,8 +39,24 @@ extension PropertyListValue {
     public var kindDescription: String {
         switch self {
         case .data: kindName
-        case .integer, .array: "an " + kindName
+        case .integer, .unsignedInteger, .array: "an " + kindName
         default: "a " + kindName
+        }
+    }
+}
+
+extension PropertyListValue {
+    /// The canonical value for an unsigned number: `.integer` when it fits `Int64`, else `.unsignedInteger`.
+    public static func integer(unsigned value: UInt64) -> PropertyListValue {
+        value <= UInt64(Int64.max) ? .integer(Int64(value)) : .unsignedInteger(value)
+    }
+
+    /// An integer's decimal digits, whichever range it is in; nil for anything else.
+    public var integerText: String? {
+        switch self {
+        case .integer(let number): String(number)
+        case .unsignedInteger(let number): String(number)
+        default: nil
         }
     }
 }

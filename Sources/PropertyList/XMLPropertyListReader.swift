@@ -7,8 +7,16 @@ import Foundation
 /// expansion and no external entity is ever fetched. Errors carry the 1-based line.
 public enum XMLPropertyListReader {
     public static func read(_ data: Data, limits: PropertyListLimits = .userFile) throws -> PropertyListValue {
+        var warnings = PropertyListWarnings()
+        return try read(data, limits: limits, warnings: &warnings)
+    }
+
+    /// The same, also noting what was read but is doubtful (a repeated dictionary key).
+    public static func read(_ data: Data, limits: PropertyListLimits, warnings: inout PropertyListWarnings) throws
+        -> PropertyListValue {
         try data.withUnsafeBytes { bytes in
             var parser = XMLPropertyListParser(bytes: bytes, limits: limits)
+            defer { warnings.merge(parser.warnings) }
             return try parser.parseDocument()
         }
     }
@@ -52,6 +60,7 @@ struct XMLPropertyListParser {
     let limits: PropertyListLimits
     /// XML has no references, so every element counts once, as it is read.
     var budget: PropertyListBudget
+    var warnings = PropertyListWarnings()
     var pos = 0
 
     init(bytes: UnsafeRawBufferPointer, limits: PropertyListLimits) {
@@ -132,7 +141,7 @@ struct XMLPropertyListParser {
             let range = open.selfClosing ? pos..<pos : try plainText(tag)
             let trimmed = trimWhitespace(range)
             switch tag {
-            case .integer: return .integer(try integer(trimmed, at: open.offset))
+            case .integer: return try integer(trimmed, at: open.offset)
             case .real: return .real(try real(trimmed, at: open.offset))
             default:
                 guard let date = ISO8601Date.parse(UnsafeRawBufferPointer(rebasing: bytes[trimmed])) else {
@@ -202,8 +211,10 @@ struct XMLPropertyListParser {
             if atEndTag {
                 throw error(.malformedXML, "<key>\(MessageText.excerpt(key))</key> has no value", at: pos)
             }
-            guard entries.updateValue(try parseValue(depth: depth), forKey: key) == nil else {
-                throw error(.duplicateKey, "key \"\(MessageText.excerpt(key))\" appears twice in one <dict>", at: open.offset)
+            // CF, plistlib and go-plist all keep the last of a repeated key; so do we, and say so.
+            if entries.updateValue(try parseValue(depth: depth), forKey: key) != nil {
+                warnings.note(error(.duplicateKey, "key \"\(MessageText.excerpt(key))\" appears twice in one <dict>; the last is kept",
+                                    at: open.offset))
             }
         }
         if entries.count == 1, case .integer(let uid)? = entries["CF$UID"], uid >= 0 {
@@ -212,7 +223,8 @@ struct XMLPropertyListParser {
         return .dictionary(entries)
     }
 
-    private func integer(_ range: Range<Int>, at offset: Int) throws -> Int64 {
+    /// Int64.min...UInt64.max, the range CF reads and writes; decimal or 0x hexadecimal.
+    private func integer(_ range: Range<Int>, at offset: Int) throws -> PropertyListValue {
         var i = range.lowerBound
         var negative = false
         if i < range.upperBound, bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+") {
@@ -247,11 +259,10 @@ struct XMLPropertyListParser {
             magnitude = sum
             i += 1
         }
-        let limit = negative ? UInt64(Int64.max) + 1 : UInt64(Int64.max)
-        guard !overflow, magnitude <= limit else {
-            throw error(.integerOverflow, "\(excerpt(range)) does not fit in a signed 64-bit integer", at: offset)
+        guard !overflow, !negative || magnitude <= Int64.min.magnitude else {
+            throw error(.integerOverflow, "\(excerpt(range)) lies outside \(Int64.min)...\(UInt64.max)", at: offset)
         }
-        return negative ? Int64(bitPattern: 0 &- magnitude) : Int64(magnitude)
+        return negative ? .integer(Int64(bitPattern: 0 &- magnitude)) : .integer(unsigned: magnitude)
     }
 
     private func real(_ range: Range<Int>, at offset: Int) throws -> Double {

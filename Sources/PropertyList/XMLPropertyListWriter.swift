@@ -30,6 +30,7 @@ private struct XMLWriter {
         switch value {
         case .string(let s): element("string", escaping: s)
         case .integer(let i): element("integer", ascii: String(i))
+        case .unsignedInteger(let u): element("integer", ascii: String(u))
         case .real(let r): element("real", ascii: Self.format(r))
         case .boolean(let b): out.append(contentsOf: (b ? "<true/>\n" : "<false/>\n").utf8)
         case .date(let d):
@@ -41,7 +42,7 @@ private struct XMLWriter {
             out.append(contentsOf: "</data>\n".utf8)
         case .uid(let u):
             // Apple writes a UID as a one-entry dictionary; its readers turn it back into a UID.
-            // The <integer> inside is signed 64-bit for every reader, ours included.
+            // CF reads the <integer> inside as signed, and ours makes a UID again only of an Int64.
             guard u <= UInt64(Int64.max) else {
                 throw PropertyListError(.unrepresentableValue, "UID \(u) does not fit an XML <integer>",
                                         position: 0, unit: .none)

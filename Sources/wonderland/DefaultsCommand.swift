@@ -29,14 +29,17 @@ struct DefaultsCommand: ParsableCommand {
         @Argument(help: "The key to print; all of them when left out.")
         var key: String?
 
+        @Flag(help: "Show data values that hold keyed archives (such as WLBookmarks' entries) as their object trees.")
+        var decode = false
+
         func run() throws {
             let store = DefaultsCommand.openStore()
             if let key {
                 let value = try DefaultsCommand.savedValue(store, key)
-                print(OldStylePlist.topLevelText(DefaultsCommand.shown(key, value)))
+                print(OldStylePlist.topLevelText(DefaultsCommand.shown(key, value), decodingArchives: decode))
             } else {
                 guard !store.persistentDomain.isEmpty else { throw DefaultsCommand.fail("Domain \(domainName) does not exist") }
-                print(OldStylePlist.text(.dictionary(DefaultsCommand.shownDomain(store))))
+                print(OldStylePlist.text(.dictionary(DefaultsCommand.shownDomain(store)), decodingArchives: decode))
             }
         }
     }

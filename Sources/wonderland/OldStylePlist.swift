@@ -1,16 +1,23 @@
 import Foundation
 import Defaults
+import KeyedArchive
 import PropertyList
 
 /// Property lists as macOS `defaults read` prints them: the old-style (OpenStep) text format,
 /// with CoreFoundation's nesting quirk (a nested collection is indented once for its line and
 /// once more for its own level), `1`/`0` for booleans, and data as `{length = N, bytes = 0x…}`.
 enum OldStylePlist {
-    static func text(_ value: PropertyListValue, level: Int = 0) -> String {
+    /// `decodingArchives`: a data value holding a keyed archive is shown as its object tree
+    /// (no longer the old-style format, so only when asked for).
+    static func text(_ value: PropertyListValue, level: Int = 0, decodingArchives: Bool = false) -> String {
         let indent = String(repeating: "    ", count: level)
+        func text(_ value: PropertyListValue, level: Int) -> String { Self.text(value, level: level, decodingArchives: decodingArchives) }
         switch value {
+        case .data(let bytes) where decodingArchives:
+            guard let tree = PropertyListPrinter.archiveTree(in: bytes) else { return Self.text(value, level: level) }
+            return tree.replacingOccurrences(of: "\n", with: "\n" + String(repeating: "    ", count: level + 1))
         case .string(let string): return quoted(string)
-        case .integer, .real, .boolean: return DefaultsConversion.string(value) ?? ""
+        case .integer, .unsignedInteger, .real, .boolean: return DefaultsConversion.string(value) ?? ""
         case .date(let date): return dateText(date)
         case .data(let bytes):
             return "{length = \(bytes.count), bytes = 0x\(bytes.map { String(format: "%02x", $0) }.joined())}"
@@ -27,16 +34,16 @@ enum OldStylePlist {
     }
 
     /// The form `defaults read DOMAIN KEY` prints: a string bare, anything else as above.
-    static func topLevelText(_ value: PropertyListValue) -> String {
+    static func topLevelText(_ value: PropertyListValue, decodingArchives: Bool = false) -> String {
         if case .string(let string) = value { return string }
-        return text(value)
+        return text(value, decodingArchives: decodingArchives)
     }
 
     /// `read-type`'s word for a value.
     static func typeName(_ value: PropertyListValue) -> String {
         switch value {
         case .string: "string"
-        case .integer: "integer"
+        case .integer, .unsignedInteger: "integer"
         case .real: "float"
         case .boolean: "boolean"
         case .date: "date"

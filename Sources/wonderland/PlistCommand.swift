@@ -14,7 +14,8 @@ struct PlistCommand: ParsableCommand {
 
     struct Lint: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check that each file is a valid property list (and, if it is a keyed archive, a well-formed one)."
+            abstract: "Check that each file is a valid property list (and, if it is a keyed archive, a well-formed one).",
+            discussion: "A key given twice in one dictionary is a warning (the last one is kept, as Apple's readers do), not a failure."
         )
 
         @Argument(help: "Files to check.")
@@ -24,7 +25,11 @@ struct PlistCommand: ParsableCommand {
             var failed = false
             for file in files {
                 do {
-                    try PlistFile.lint(file)
+                    let warnings = try PlistFile.lint(file)
+                    for warning in warnings.kept { print("\(file): warning: \(warning)") }
+                    if warnings.count > warnings.kept.count {
+                        print("\(file): warning: \(warnings.count - warnings.kept.count) more warnings not shown")
+                    }
                     print("\(file): OK")
                 } catch {
                     print("\(file): \(PlistFile.message(for: error))")
@@ -37,7 +42,7 @@ struct PlistCommand: ParsableCommand {
 
     struct Print: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Print a property list as a tree; a keyed archive is shown as its resolved object graph."
+            abstract: "Print a property list as a tree; a keyed archive is shown as its resolved object graph, and so is one stored as a data value (as in defaults.plist)."
         )
 
         @Argument(help: "The file to print.")
@@ -46,7 +51,7 @@ struct PlistCommand: ParsableCommand {
         func run() throws {
             try PlistFile.reportingFailure(of: file) {
                 let (value, _) = try PlistFile.read(file)
-                print(try PropertyListPrinter.render(value, limits: PlistFile.limits), terminator: "")
+                print(try PropertyListPrinter.render(value, limits: PlistFile.limits, decodingArchivedData: true), terminator: "")
             }
         }
     }

@@ -17,16 +17,19 @@ enum PlistFile {
 
     /// Reads and parses `path`; a keyed archive must also be structurally sound.
     static func read(_ path: String) throws -> (value: PropertyListValue, format: PropertyListFormat) {
-        let data: Data
-        do { data = try BoundedFile.read(path: path, limit: .userPropertyList) } catch {
-            if case .missing = error { throw FileError(description: "cannot read: no such file") }
-            throw FileError(description: error.predicate)
-        }
+        let data = try contents(of: path)
         let parsed = try PropertyListReader.read(data, limits: limits)
         if ArchiveContents.isKeyedArchive(parsed.value) {
             _ = try ArchiveContents(parsed.value, limits: limits)
         }
         return parsed
+    }
+
+    private static func contents(of path: String) throws -> Data {
+        do { return try BoundedFile.read(path: path, limit: .userPropertyList) } catch {
+            if case .missing = error { throw FileError(description: "cannot read: no such file") }
+            throw FileError(description: error.predicate)
+        }
     }
 
     /// What lint calls a problem beyond reading: a value no property-list writer accepts (a NaN
@@ -36,10 +39,16 @@ enum PlistFile {
         var description: String { "unrepresentableValue: \(problem)" }
     }
 
-    /// Reads `path` as `read` does and also refuses what could not be written back.
-    static func lint(_ path: String) throws {
-        let (value, _) = try read(path)
-        if let problem = value.storageProblem { throw UnstorableValue(problem: problem) }
+    /// Reads `path` as `read` does and also refuses what could not be written back. What was
+    /// read but is doubtful (a dictionary key given twice, of which the last is kept, as Apple's
+    /// readers do) comes back as warnings rather than a failure.
+    static func lint(_ path: String) throws -> PropertyListWarnings {
+        let parsed = try PropertyListReader.lint(try contents(of: path), limits: limits)
+        if ArchiveContents.isKeyedArchive(parsed.value) {
+            _ = try ArchiveContents(parsed.value, limits: limits)
+        }
+        if let problem = parsed.value.storageProblem { throw UnstorableValue(problem: problem) }
+        return parsed.warnings
     }
 
     /// The file's value in `format`; a value the format cannot hold is an error naming the

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Defaults
+import Foundation
 import Screens
 import Terminal
 import WonderlandApp
@@ -9,10 +11,18 @@ import WonderlandApp
 struct SettingsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "settings",
-        abstract: "Change the app's settings in a settings screen (a running app sees changes within a second).")
+        abstract: "Change the app's settings in a settings screen (a running app sees changes within a second).",
+        subcommands: [SettingsLintCommand.self])
+
+    @Option(help: "Show this Settings.bundle instead of wonderland's own, with its own defaults (bundle-NAME.plist beside defaults.plist).")
+    var bundle: String?
+
+    @Option(help: "Show titles in this language (default: from LANGUAGE, LC_ALL, LC_MESSAGES, LANG).")
+    var language: String?
 
     func run() throws {
         let environment = ProcessEnvironment.current()
+        if let bundle { return try runForeign(bundle: bundle, environment: environment) }
         let options = AppRunner.Options(defaults: AppDefaults.controller(environment: environment))
         let status = AppRunner.run(options, environment: environment, makeTerminal: { try NcursesTerminal(environment: $0) },
                                    makeRoot: { services in
@@ -22,6 +32,27 @@ struct SettingsCommand: ParsableCommand {
                                        guarded.onRefusal = { [weak root] message in root?.present(Alert(title: "Sync Server", message: message)) }
                                        return root
                                    })
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// Another app's Settings.bundle, every child pane with it, on a defaults file of its own.
+    private func runForeign(bundle path: String, environment: [String: String]) throws {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
+            FileHandle.standardError.write(Data("wonderland settings: \(path): not a folder\n".utf8))
+            throw ExitCode.failure
+        }
+        let directory = URL(fileURLWithPath: path)
+        let languages = language.map { SettingsLanguages.preferred(environment: ["LANGUAGE": $0]) }
+            ?? SettingsLanguages.preferred(environment: environment)
+        var schema = SettingsBundle.load(directory: directory, languages: languages)
+        // Each pane shows its own file's errors above its rows, and `settings lint` lists them
+        // all; another app's mistakes are no reason for a start-up alert in front of the screen.
+        schema.errors = []
+        let store = DefaultsStore(fileURL: SettingsBundleDomain.fileURL(for: directory, environment: environment))
+        let options = AppRunner.Options(defaults: DefaultsController(store: store, bundle: schema))
+        let status = AppRunner.run(options, environment: environment, makeTerminal: { try NcursesTerminal(environment: $0) },
+                                   makeRoot: { services in SettingsScreen.makeRoot(bundle: services.bundle, store: services.store) })
         if status != 0 { throw ExitCode(status) }
     }
 }

@@ -113,6 +113,7 @@ enum StateSummaryPrinter {
         switch value {
         case .string(let string): text = quoted(string)
         case .integer(let number): text = "\(number)"
+        case .unsignedInteger(let number): text = "\(number)"
         case .real(let number): text = "\(number)"
         case .boolean(let flag): text = flag ? "true" : "false"
         case .date(let date):

@@ -60,24 +60,6 @@ import Foundation
         #expect(reason(loading: noisy) == "looks like a binary file, not a book")
     }
 
-    @Test func utf16TextIsNamed() throws {
-        let path = try BookFixture.write([0xFF, 0xFE] + Array("Hi".utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }), name: "wide.txt")
-        defer { BookFixture.remove(path) }
-        #expect(reason(loading: path) == "is UTF-16 text; only UTF-8 books can be opened")
-    }
-
-    @Test func invalidUTF8OpensWithANoteCountingTheReplacements() throws {
-        // A lone continuation byte, a truncated three-byte sequence, and Latin-1's "é".
-        let bytes = Array("Caf".utf8) + [0xE9] + Array(" au lait\r\n".utf8) + [0x80] + Array(" and ".utf8) + [0xE2, 0x82] + Array("!\r\n".utf8)
-        let path = try BookFixture.write(bytes, name: "latin.txt")
-        defer { BookFixture.remove(path) }
-        let document = try BookLoader.load(path: path)
-        #expect(document.notes.contains("Invalid UTF-8 was replaced with \u{FFFD} in 3 places."))
-        let shown = document.text.string(0..<document.text.count)
-        #expect(shown.unicodeScalars.filter { $0 == "\u{FFFD}" }.count == 3)
-        #expect(document.text.count == bytes.count)  // the bytes stay as they were
-    }
-
     @Test func aFileWithoutAKnownExtensionIsReadAsText() throws {
         let path = try BookFixture.write(BookFixture.bytes, name: "LAMPLIGHTER")
         defer { BookFixture.remove(path) }

@@ -107,11 +107,13 @@ private func roundTrip<T: ArchiveStorable>(_ value: T, allowed: [any KeyedArchiv
     #expect(try unarchiver.decodeInteger(UInt.self, forKey: "uint") == 42)
 }
 
-@Test func anUnsignedValueTheFormatCannotHoldIsRefused() {
+@Test func unsignedValuesAboveInt64RoundTrip() throws {
     let archiver = KeyedArchiver()
-    #expect(throws: ArchiveError(.valueOutOfRange("18446744073709551615 does not fit in a 64-bit signed archive integer"), keyPath: ["big"])) {
-        try archiver.encode(UInt64.max, forKey: "big")
-    }
+    try archiver.encode(UInt64.max, forKey: "big")
+    let unarchiver = try KeyedUnarchiver(archive: archiver.encodedArchive)
+    #expect(try unarchiver.decodeInteger(UInt64.self, forKey: "big") == UInt64.max)
+    #expect(throws: ArchiveError.self) { try unarchiver.decodeInteger(Int64.self, forKey: "big") }
+    #expect(try roundTrip([UInt64.max, 0]) == [UInt64.max, 0])
 }
 
 @Test func numbersInsideContainersRoundTrip() throws {

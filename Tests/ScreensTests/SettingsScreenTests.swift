@@ -309,12 +309,12 @@ struct SettingsScreenTests {
 
     @Test func schemaErrorsShowAboveTheWorkingRows() throws {
         let bad = fixtureBundle(extraRootItems: [
-            spec("PSFooSpecifier"),
+            spec("PSTextFieldSpecifier", ["Title": "Name"]),
             spec("PSSliderSpecifier", ["Key": "w", "DefaultValue": 200, "MinimumValue": 40, "MaximumValue": 120]),
         ])
         let (pilot, _, store) = makePilot(bad, columns: 80, rows: 16)
         #expect(pilot.content[1...4] == [
-            "! Root.plist item 0: unknown Type \"PSFooSpecifier\"",
+            "! Root.plist item 0: PSTextFieldSpecifier has no Key",
             "! Root.plist item 1: PSSliderSpecifier DefaultValue 200 is outside 40…120",
             " General",
             "▸ Warp Drive                                                            [x] On",
@@ -323,11 +323,11 @@ struct SettingsScreenTests {
         try pilot.press(.character(" "))
         #expect(store.values["warp"] == false)
         // Many errors take at most a third of the pane, then say how many more.
-        let worse = fixtureBundle(extraRootItems: (0..<8).map { _ in spec("PSFooSpecifier") })
+        let worse = fixtureBundle(extraRootItems: (0..<8).map { _ in spec("PSTextFieldSpecifier", ["Title": "Name"]) })
         let (small, _, _) = makePilot(worse, columns: 60, rows: 12)
         #expect(small.content[1...4] == [
-            "! Root.plist item 0: unknown Type \"PSFooSpecifier\"",
-            "! Root.plist item 1: unknown Type \"PSFooSpecifier\"",
+            "! Root.plist item 0: PSTextFieldSpecifier has no Key",
+            "! Root.plist item 1: PSTextFieldSpecifier has no Key",
             "! … and 6 more schema errors",
             " General",
         ])

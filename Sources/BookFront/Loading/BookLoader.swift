@@ -30,18 +30,17 @@ public enum BookLoader {
         }
         switch sniff {
         case .zip: throw BookLoadError(path: path, reason: "is a zip archive, not a book")
-        case .utf16: throw BookLoadError(path: path, reason: "is UTF-16 text; only UTF-8 books can be opened")
         case .binary: throw BookLoadError(path: path, reason: "looks like a binary file, not a book")
-        case .text: break
+        case .text, .utf16: break
         }
-        let text = try BookFile.open(path: path, limit: limit)
+        let (text, encoding) = try utf8Text(path: path, isUTF16: sniff == .utf16, limit: limit)
         if text.count <= TextSniff.sampleSize, text.withBytes({ $0.allSatisfy(LineScanner.isBlank) }) {
             throw BookLoadError(path: path, reason: "is empty (only blank lines)")
         }
         if extensionName == "md" || extensionName == "markdown" {
-            return MarkdownLoader.load(path: path, source: text)
+            return noting(encoding, in: MarkdownLoader.load(path: path, source: text))
         }
-        return try PlainTextLoader.load(path: path, text: text)
+        return noting(encoding, in: try PlainTextLoader.load(path: path, text: text))
     }
 
     static func fileTitle(_ path: String) -> String {

@@ -8,6 +8,7 @@ enum FoundationBridge {
         switch value {
         case .string(let s): s
         case .integer(let i): NSNumber(value: i)
+        case .unsignedInteger(let u): NSNumber(value: u)
         case .real(let r): NSNumber(value: r)
         case .boolean(let b): b
         case .date(let d): d

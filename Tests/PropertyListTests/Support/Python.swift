@@ -12,6 +12,7 @@ Values travel as "tagged JSON" so that nothing is lost on the way: every value i
 bits, data is base64.
 
     describe PATH        print the plist at PATH (read by plistlib) as tagged JSON
+    survey PATH...       print {path: tagged JSON, or null where plistlib refuses the file}
     write xml|binary PATH  read tagged JSON on stdin, write it with plistlib
 """
 import base64
@@ -81,6 +82,15 @@ def main():
     if sys.argv[1] == "describe":
         with open(sys.argv[2], "rb") as f:
             json.dump(to_tagged(plistlib.load(f)), sys.stdout)
+    elif sys.argv[1] == "survey":
+        found = {}
+        for path in sys.argv[2:]:
+            try:
+                with open(path, "rb") as f:
+                    found[path] = to_tagged(plistlib.load(f))
+            except Exception:
+                found[path] = None
+        json.dump(found, sys.stdout)
     elif sys.argv[1] == "write":
         fmt = plistlib.FMT_XML if sys.argv[2] == "xml" else plistlib.FMT_BINARY
         value = from_tagged(json.load(sys.stdin))
@@ -98,6 +108,27 @@ main()
         let file = try TemporaryFile(data)
         let output = try run(["describe", file.path], input: nil)
         return try TaggedJSON.decode(output)
+    }
+
+    enum Reading: Equatable {
+        case refused
+        case value(PropertyListValue)
+        /// plistlib read a value no property-list value here can hold (an integer outside Int64.min...UInt64.max).
+        case beyondOurValues
+    }
+
+    /// What plistlib reads from each file, one process for them all.
+    static func survey(_ paths: [String]) throws -> [String: Reading] {
+        let output = try run(["survey"] + paths, input: nil)
+        guard let found = try JSONSerialization.jsonObject(with: output) as? [String: Any] else {
+            throw PythonFailure(message: "survey printed no JSON object")
+        }
+        return try found.mapValues { tagged in
+            if tagged is NSNull { return .refused }
+            do { return .value(try TaggedJSON.decode(JSONSerialization.data(withJSONObject: tagged))) } catch is PythonFailure {
+                return .beyondOurValues
+            }
+        }
     }
 
     /// What plistlib writes for `value`.
@@ -162,6 +193,7 @@ enum TaggedJSON {
         switch value {
         case .boolean(let b): ["bool", b]
         case .integer(let i): ["int", String(i)]
+        case .unsignedInteger(let u): ["int", String(u)]
         case .real(let r): ["real", hex(r.bitPattern)]
         case .string(let s): ["string", s]
         case .data(let d): ["data", d.base64EncodedString()]
@@ -177,7 +209,9 @@ enum TaggedJSON {
         let payload = pair[1]
         switch kind {
         case "bool": if let b = payload as? Bool { return .boolean(b) }
-        case "int": if let s = payload as? String, let i = Int64(s) { return .integer(i) }
+        case "int":
+            if let s = payload as? String, let i = Int64(s) { return .integer(i) }
+            if let s = payload as? String, let u = UInt64(s) { return .unsignedInteger(u) }
         case "real": if let s = payload as? String, let bits = UInt64(s, radix: 16) { return .real(Double(bitPattern: bits)) }
         case "string": if let s = payload as? String { return .string(s) }
         case "data": if let s = payload as? String, let d = Data(base64Encoded: s) { return .data(d) }

@@ -1,0 +1,21 @@
+/// What a reader accepted but a careful writer would not have written, such as a dictionary key
+/// given twice. Only the first `keptLimit` are kept, so a hostile file cannot grow the list
+/// without bound; `count` still says how many there were.
+public struct PropertyListWarnings: Sendable, Equatable {
+    public static let keptLimit = 100
+
+    public private(set) var kept: [PropertyListError] = []
+    public private(set) var count = 0
+
+    public init() {}
+
+    mutating func note(_ warning: PropertyListError) {
+        count += 1
+        if kept.count < Self.keptLimit { kept.append(warning) }
+    }
+
+    mutating func merge(_ other: PropertyListWarnings) {
+        for warning in other.kept { note(warning) }
+        count += other.count - other.kept.count
+    }
+}
