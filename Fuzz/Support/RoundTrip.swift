@@ -44,6 +44,7 @@ public enum RoundTrip {
         switch (a, b) {
         case let (.string(x), .string(y)): x.utf8.elementsEqual(y.utf8)
         case let (.integer(x), .integer(y)): x == y
+        case let (.unsignedInteger(x), .unsignedInteger(y)): x == y
         case let (.real(x), .real(y)): x.bitPattern == y.bitPattern
         case let (.boolean(x), .boolean(y)): x == y
         case let (.date(x), .date(y)):

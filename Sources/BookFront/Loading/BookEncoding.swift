@@ -1,3 +1,4 @@
+import FileSafety
 import Foundation
 
 /// The text encodings a book file is read in: UTF-8 (with or without a byte-order mark),
