@@ -144,6 +144,10 @@ open class Prompt: ModalScreen<String?> {
 
     public override func handle(_ event: Event) throws -> Bool {
         if case .key(let key) = event, key != .enter, key != .escape, field.apply(key) { return true }
+        if case .paste(let text) = event {
+            field.insert(pasted: text)
+            return true
+        }
         // A prompt swallows every other key, except Ctrl-C, which must reach the app to quit.
         return try super.handle(event) || (event.isKey && event != .key(.control("c")))
     }

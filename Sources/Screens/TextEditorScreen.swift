@@ -133,6 +133,10 @@ open class TextEditorScreen: Screen {
             default: return try super.handle(event)
             }
             return true
+        case .paste(let text):
+            state.insert(text)
+            preferredX = nil
+            return true
         case .mouse(let mouse) where mouse.kind == .press:
             let rows = Self.rows(of: state.lines, width: wrapWidth)
             let target = min(max(0, scrollRow + mouse.position.y - frame.y), rows.count - 1)

@@ -40,6 +40,14 @@ public struct TextFieldState: Hashable, Sendable {
         return true
     }
 
+    /// Inserts pasted text at the cursor. The field holds one line, so line breaks and tabs
+    /// become spaces.
+    public mutating func insert(pasted text: String) {
+        let folded = text.map { $0.isNewline || $0 == "\t" ? " " : $0 }
+        characters.insert(contentsOf: folded, at: cursor)
+        cursor += folded.count
+    }
+
     /// Draws the field in `width` columns, scrolled so the cursor shows, and places the cursor.
     public func draw(in canvas: Canvas, x: Int, y: Int, width: Int, style: Style = .underline, focused: Bool = true) {
         guard width > 0 else { return }

@@ -1,0 +1,99 @@
+import Testing
+@testable import Screens
+import Terminal
+
+/// Bytes as terminals send them, through the headless terminal's decoder into real screens.
+@Suite("Raw terminal input")
+struct RawInputTests {
+    static let tmuxHome: [UInt8] = [0x1B, 0x5B, 0x31, 0x7E]
+    static let unknown: [UInt8] = [0x1B, 0x5B, 0x39, 0x39, 0x7A]
+
+    /// An editor pushed on a navigation stack, over a list: Esc there would go back.
+    func editorPilot(text: String) throws -> (Pilot, NavigationStack, TextEditorScreen) {
+        let editor = TextEditorScreen(title: "Notes", text: text)
+        let stack = NavigationStack(root: RecordingScreen("Home", log: CallLog()))
+        let pilot = Pilot(stack, columns: 40, rows: 12)
+        stack.push(editor)
+        try pilot.sendBytes(Array("\u{1B}[F".utf8))  // xterm's End
+        return (pilot, stack, editor)
+    }
+
+    @Test func tmuxHomeInTheEditorMovesToTheLineStartAndKeepsTheEditorOpen() throws {
+        let (pilot, stack, editor) = try editorPilot(text: "Alice")
+        #expect(editor.state.column == 5)
+        try pilot.sendBytes(Self.tmuxHome)
+        #expect(stack.topScreen === editor)
+        #expect(editor.state.text == "Alice")
+        #expect(editor.state.column == 0)
+        try pilot.sendBytes(Array("X".utf8))
+        #expect(editor.state.text == "XAlice")
+    }
+
+    @Test func aLoneEscStillGoesBack() throws {
+        let (pilot, stack, editor) = try editorPilot(text: "Alice")
+        try pilot.sendBytes([0x1B])
+        #expect(stack.topScreen !== editor)
+    }
+
+    @Test func anUnknownSequenceInTheEditorDoesNothing() throws {
+        let (pilot, stack, editor) = try editorPilot(text: "Alice")
+        try pilot.sendBytes(Self.unknown)
+        #expect(stack.topScreen === editor)
+        #expect(editor.state.text == "Alice")
+        #expect(editor.state.column == 5)
+    }
+
+    @Test func tmuxHomeInAPromptKeepsTheTypedText() throws {
+        let root = RecordingScreen("Root", log: CallLog())
+        let pilot = Pilot(root, columns: 40, rows: 12)
+        var results: [String?] = []
+        root.present(Prompt(title: "Title", message: "Name it") { results.append($0) })
+        try pilot.type("Chapter")
+        try pilot.sendBytes(Self.tmuxHome + Self.unknown + Array("My ".utf8))
+        #expect(pilot.app.modals.count == 1)
+        try pilot.press(.enter)
+        #expect(results == ["My Chapter"])
+    }
+
+    @Test func aPasteIntoTheEditorKeepsItsLinesAndActsOnNothing() throws {
+        let (pilot, stack, editor) = try editorPilot(text: "")
+        try pilot.paste("first line\r\nq second\r\u{1B}[1~third")
+        #expect(stack.topScreen === editor)
+        #expect(pilot.app.terminationReason == nil)
+        #expect(editor.state.text == "first line\nq second\n\u{1B}[1~third")
+        #expect((editor.state.line, editor.state.column) == (2, 9))
+        // Drawn through the sanitiser: the Esc shows as a stand-in, never reaches the screen.
+        #expect(!pilot.terminal.text.contains("\u{1B}"))
+    }
+
+    @Test func aPasteIntoAPromptIsOneLine() throws {
+        let root = RecordingScreen("Root", log: CallLog())
+        let pilot = Pilot(root, columns: 40, rows: 12)
+        var results: [String?] = []
+        root.present(Prompt(title: "Title", message: "Name it") { results.append($0) })
+        try pilot.paste("two\nlines\tand a tab")
+        try pilot.press(.enter)
+        #expect(results == ["two lines and a tab"])
+    }
+
+    @Test func aPasteIntoAListFilterIsFilterText() throws {
+        let list = ListScreen(title: "Items", items: numberedItems(30))
+        let pilot = Pilot(list, columns: 40, rows: 12)
+        try pilot.type("/")
+        try pilot.paste("Item 2\n")
+        #expect(list.state.filter.text == "Item 2 ")
+    }
+
+    @Test func aBigPasteIsOneChangeAndOneFrame() throws {
+        let (pilot, _, editor) = try editorPilot(text: "")
+        var changes = 0
+        editor.onChange = { _ in changes += 1 }
+        let line = String(repeating: "All in the golden afternoon ", count: 3) + "\n"  // 85 bytes
+        let text = String(repeating: line, count: 1_200)                               // 102 KB
+        let framesBefore = pilot.app.framesRendered
+        try pilot.paste(text)
+        #expect(editor.state.text == text)
+        #expect(changes == 1)
+        #expect(pilot.app.framesRendered == framesBefore + 1)
+    }
+}
