@@ -22,6 +22,14 @@ struct RawKeysJourneyTests {
         return tmux
     }
 
+    /// Esc leaves the editor (which saves the notes), then `q` quits.
+    private func saveNotesAndQuit(_ tmux: TmuxSession) throws {
+        try tmux.press("Escape")
+        try tmux.waitForText("Notes (e to edit)")
+        try tmux.type("q")
+        try tmux.waitForText("exit=0")
+    }
+
     private func sendBytes(_ tmux: TmuxSession, _ bytes: [UInt8]) throws {
         _ = try tmux.tmux(["send-keys", "-t", "0", "-H"] + bytes.map { String(format: "%02x", $0) })
     }
@@ -35,10 +43,7 @@ struct RawKeysJourneyTests {
         let screen = try tmux.waitForText(">Sings of soup")
         tmux.check(screen.contains { $0.hasPrefix("─ Notes (editing") }, "still editing")
         tmux.check(screen[1] == " Characters › Mock Turtle", "still on the Characters tab, not the Map")
-        try tmux.press("Escape")
-        try tmux.waitForText("Notes (e to edit)")
-        try tmux.type("q")
-        try tmux.waitForText("exit=0")
+        try saveNotesAndQuit(tmux)
     }
 
     @Test("an unknown sequence (ESC [ 9 9 z) does nothing at all")
@@ -50,10 +55,7 @@ struct RawKeysJourneyTests {
         let screen = try tmux.waitFor("the ! and its column") { $0.contains(" Beautiful Soup!") && $0[23].hasSuffix("Ln 1, Col 16") }
         tmux.check(screen.contains { $0.hasPrefix("─ Notes (editing") }, "still editing")
         tmux.check(!screen.joined().contains("99z"), "no stray characters")
-        try tmux.press("Escape")
-        try tmux.waitForText("Notes (e to edit)")
-        try tmux.type("q")
-        try tmux.waitForText("exit=0")
+        try saveNotesAndQuit(tmux)
     }
 
     @Test("a bracketed paste of several lines arrives whole, its q and line breaks as text")
@@ -65,10 +67,7 @@ struct RawKeysJourneyTests {
         tmux.check(screen.contains(" Lobster Quadrille:"))
         tmux.check(screen.contains(" Will you, won't you,"))
         tmux.check(screen.contains(" q will you join the dance?"))
-        try tmux.press("Escape")
-        try tmux.waitForText("Notes (e to edit)")
-        try tmux.type("q")
-        try tmux.waitForText("exit=0")
+        try saveNotesAndQuit(tmux)
         let notes = try tmux.wonderland("defaults", "read", "WLCharacterNotes")
         #expect(notes.output.contains("q will you join the dance?"), "\(notes.output)")
     }

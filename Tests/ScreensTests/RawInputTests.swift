@@ -43,16 +43,24 @@ struct RawInputTests {
         #expect(editor.state.column == 5)
     }
 
-    @Test func tmuxHomeInAPromptKeepsTheTypedText() throws {
+    final class Answers { var values: [String?] = [] }
+
+    /// A prompt presented over a plain screen; its answers are kept.
+    func promptPilot() -> (Pilot, Answers) {
         let root = RecordingScreen("Root", log: CallLog())
         let pilot = Pilot(root, columns: 40, rows: 12)
-        var results: [String?] = []
-        root.present(Prompt(title: "Title", message: "Name it") { results.append($0) })
+        let answers = Answers()
+        root.present(Prompt(title: "Title", message: "Name it") { answers.values.append($0) })
+        return (pilot, answers)
+    }
+
+    @Test func tmuxHomeInAPromptKeepsTheTypedText() throws {
+        let (pilot, results) = promptPilot()
         try pilot.type("Chapter")
         try pilot.sendBytes(Self.tmuxHome + Self.unknown + Array("My ".utf8))
         #expect(pilot.app.modals.count == 1)
         try pilot.press(.enter)
-        #expect(results == ["My Chapter"])
+        #expect(results.values == ["My Chapter"])
     }
 
     @Test func aPasteIntoTheEditorKeepsItsLinesAndActsOnNothing() throws {
@@ -67,13 +75,10 @@ struct RawInputTests {
     }
 
     @Test func aPasteIntoAPromptIsOneLine() throws {
-        let root = RecordingScreen("Root", log: CallLog())
-        let pilot = Pilot(root, columns: 40, rows: 12)
-        var results: [String?] = []
-        root.present(Prompt(title: "Title", message: "Name it") { results.append($0) })
+        let (pilot, results) = promptPilot()
         try pilot.paste("two\nlines\tand a tab")
         try pilot.press(.enter)
-        #expect(results == ["two lines and a tab"])
+        #expect(results.values == ["two lines and a tab"])
     }
 
     @Test func aPasteIntoAListFilterIsFilterText() throws {
