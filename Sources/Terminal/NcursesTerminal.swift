@@ -69,7 +69,7 @@ public final class NcursesTerminal: Terminal {
         curs_set(0)
         escapeDelay = Self.escapeDelay(environment)
         modes = InputModes(mouse: wl_has_mouse() != 0)
-        putp(modes.enable)
+        writeModes(modes.enable)
     }
 
     /// How long a lone Esc waits for the rest of a sequence: WONDERLAND_ESCDELAY, else curses'
@@ -209,11 +209,24 @@ public final class NcursesTerminal: Terminal {
         if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { SignalFlags.record(SignalFlags.hangup) }
     }
 
+    /// Writes mode changes straight to the terminal: curses' `putp` keeps them in a buffer
+    /// of its own until the process exits. The modes do not depend on which screen is shown, so
+    /// their order against curses' own output does not matter.
+    private func writeModes(_ sequence: String) {
+        var bytes = Array(sequence.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+
     // MARK: leaving
 
     public func suspend() {
         guard !isRestored else { return }
-        putp(modes.disable)
+        writeModes(modes.disable)
         CrashGuard.cursesGaveScreenBack()
         endwin()
         StderrCapture.end()
@@ -224,14 +237,14 @@ public final class NcursesTerminal: Terminal {
         _ = resizeToWindow()
         CrashGuard.cursesTookScreen()
         StderrCapture.begin()
-        putp(modes.enable)
+        writeModes(modes.enable)
         wrefresh(window)
     }
 
     public func restore() {
         guard !isRestored else { return }
         isRestored = true
-        putp(modes.disable)
+        writeModes(modes.disable)
         CrashGuard.cursesGaveScreenBack()
         endwin()
         delscreen(screen)

@@ -71,4 +71,20 @@ struct RawKeysJourneyTests {
         let notes = try tmux.wonderland("defaults", "read", "WLCharacterNotes")
         #expect(notes.output.contains("q will you join the dance?"), "\(notes.output)")
     }
+
+    @Test("the app turns bracketed paste on: tmux's own paste of 100 KB arrives as one paste, none of it typed as keys")
+    func tmuxPasteBufferOfAHundredKilobytes() throws {
+        let tmux = try openNotes(typing: "Poem:")
+        let line = "All in the golden afternoon, full leisurely we glide;\n"
+        let file = tmux.home.appendingPathComponent("poem.txt")
+        try (String(repeating: line, count: 1_900) + "q the end").write(to: file, atomically: true, encoding: .utf8)
+        _ = try tmux.tmux(["load-buffer", file.path])
+        // -p brackets the paste only when the app asked for it; without the markers the `q`
+        // and the rest would be typed keys.
+        _ = try tmux.tmux(["paste-buffer", "-p", "-t", "0"])
+        try tmux.waitFor("the whole paste, the cursor after it", timeout: 20) {
+            $0.contains(" q the end") && $0[23].hasSuffix("Ln 1901, Col 10")
+        }
+        try saveNotesAndQuit(tmux)
+    }
 }
