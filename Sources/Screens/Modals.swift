@@ -167,13 +167,46 @@ final class HelpOverlay: ModalScreen<Void> {
         super.init(title: "Keys: " + title, message: "")
     }
 
+    /// The first row shown, when there are more keys than fit.
+    private(set) var scroll = 0
+    private var rowsShown = 1
+
     override var keyBindings: [KeyBinding] {
-        [KeyBinding([.escape, .enter, .character("?"), .character("q")], label: "Esc", help: "Close help") { [unowned self] in self.finish(()) }]
+        [
+            KeyBinding([.escape, .enter, .character("?"), .character("q")], label: "Esc", help: "Close help") { [unowned self] in self.finish(()) },
+            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end], label: "↑↓", help: "Scroll", showsInHintBar: false) { [unowned self] key in
+                switch key {
+                case .up: self.scroll(by: -1)
+                case .down: self.scroll(by: 1)
+                case .pageUp: self.scroll(by: -self.rowsShown)
+                case .pageDown: self.scroll(by: self.rowsShown)
+                case .home: self.scroll(by: -self.uniqueRows.count)
+                default: self.scroll(by: self.uniqueRows.count)
+                }
+            },
+        ]
+    }
+
+    override func handle(_ event: Event) throws -> Bool {
+        if case .mouse(let mouse) = event, mouse.kind == .wheelUp || mouse.kind == .wheelDown {
+            scroll(by: mouse.kind == .wheelUp ? -3 : 3)
+            return true
+        }
+        return try super.handle(event)
+    }
+
+    private func scroll(by delta: Int) {
+        scroll = min(max(0, scroll + delta), max(0, uniqueRows.count - rowsShown))
+    }
+
+    /// One row per label and help: a key bound at two levels is listed once.
+    private var uniqueRows: [KeyBinding] {
+        var seen = Set<String>()
+        return bindings.filter { seen.insert($0.label + $0.help).inserted }
     }
 
     override func draw(in canvas: Canvas) {
-        var seen = Set<String>()
-        let rows = bindings.filter { seen.insert($0.label + $0.help).inserted }
+        let rows = uniqueRows
         let labelWidth = min(14, rows.map { DisplayWidth.of($0.label) }.max() ?? 0)
         let width = min(canvas.width, 64)
         let height = min(canvas.height, rows.count + 4)
@@ -181,7 +214,9 @@ final class HelpOverlay: ModalScreen<Void> {
         box.fill()
         box.drawBox(style: .bold)
         box.write(" " + DisplayWidth.truncate(title, to: max(0, width - 6)) + " ", x: 2, y: 0, style: .bold)
-        for (row, binding) in rows.enumerated() where row + 2 < height - 1 {
+        rowsShown = max(1, height - 3)
+        scroll = min(scroll, max(0, rows.count - rowsShown))
+        for (row, binding) in rows.dropFirst(scroll).enumerated() where row + 2 < height - 1 {
             box.write(DisplayWidth.pad(binding.label, to: labelWidth), x: 2, y: row + 2, style: .bold)
             box.write(DisplayWidth.truncate(binding.help, to: max(0, width - labelWidth - 6)), x: labelWidth + 4, y: row + 2)
         }

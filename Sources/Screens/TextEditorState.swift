@@ -83,6 +83,18 @@ public struct TextEditorState: Hashable, Sendable {
         if column < lines[line].count { column += 1 } else if line + 1 < lines.count { line += 1; column = 0 }
     }
 
+    /// A word back; from a line's start, to the end of the line before.
+    public mutating func moveWordLeft() {
+        if column == 0 { return moveLeft() }
+        column = WordMotion.start(before: column, in: lines[line])
+    }
+
+    /// A word forward; from a line's end, to the start of the next line.
+    public mutating func moveWordRight() {
+        if column == lines[line].count { return moveRight() }
+        column = WordMotion.end(after: column, in: lines[line])
+    }
+
     public mutating func moveToLineStart() { column = 0 }
     public mutating func moveToLineEnd() { column = lines[line].count }
 

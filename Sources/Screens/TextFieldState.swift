@@ -35,6 +35,12 @@ public struct TextFieldState: Hashable, Sendable {
             characters.removeFirst(cursor)
             cursor = 0
         case .control("k"): characters.removeLast(characters.count - cursor)
+        case .control("w"), .modified(.backspace, .alt):
+            let start = WordMotion.start(before: cursor, in: characters)
+            characters.removeSubrange(start..<cursor)
+            cursor = start
+        case _ where Key.wordLeftKeys.contains(key): cursor = WordMotion.start(before: cursor, in: characters)
+        case _ where Key.wordRightKeys.contains(key): cursor = WordMotion.end(after: cursor, in: characters)
         default: return false
         }
         return true

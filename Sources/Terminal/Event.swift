@@ -23,6 +23,11 @@ public struct KeyModifiers: OptionSet, Hashable, Sendable {
 }
 
 extension Key {
+    /// Ctrl- or Alt-← and Alt-b, the keys that move a word back in every text field and editor.
+    public static let wordLeftKeys: [Key] = [Key.left.adding(.control), Key.left.adding(.alt), Key.character("b").adding(.alt)]
+    /// Ctrl- or Alt-→ and Alt-f: a word forward.
+    public static let wordRightKeys: [Key] = [Key.right.adding(.control), Key.right.adding(.alt), Key.character("f").adding(.alt)]
+
     /// The key with `modifiers` added; with none it is the key itself.
     public func adding(_ modifiers: KeyModifiers) -> Key {
         guard !modifiers.isEmpty else { return self }

@@ -176,11 +176,15 @@ public final class NcursesTerminal: Terminal {
         return size
     }
 
-    /// Reads what stdin has now, without waiting, and decodes it. Bytes that end half-way
+    /// Reads what stdin has now, without waiting, and decodes it up to the first event. Bytes that end half-way
     /// through a sequence start the escape delay; the paste delay while a paste is open.
     private func readInput() -> Event? {
         while queued.isEmpty && stdinHasBytes() {
-            let count = readBuffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            // One byte at a time, as curses read: what is typed after the key that quits stays
+            // in the terminal for the shell. Only a paste, whose end is known to come, is read
+            // in bulk.
+            let wanted = decoder.isInPaste ? readBuffer.count : 1
+            let count = readBuffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, wanted) }
             if count == 0 { SignalFlags.record(SignalFlags.hangup) }
             guard count > 0 else { break }
             queued.append(contentsOf: decoder.feed(readBuffer[..<count]))

@@ -101,4 +101,49 @@ struct RawInputTests {
         #expect(changes == 1)
         #expect(pilot.app.framesRendered == framesBefore + 1)
     }
+
+    @Test func wordMotionInTheEditorFromXtermTmuxAndRxvtBytes() throws {
+        let (pilot, _, editor) = try editorPilot(text: "down the rabbit-hole")
+        try pilot.sendBytes(Array("\u{1B}[1;5D".utf8))  // xterm Ctrl-←
+        #expect(editor.state.column == 16)                // before "hole"
+        try pilot.sendBytes(Array("\u{1B}\u{1B}[D".utf8)) // tmux Alt-← without xterm keys
+        #expect(editor.state.column == 9)                 // before "rabbit"
+        try pilot.sendBytes(Array("\u{1B}b".utf8))        // Alt-b
+        #expect(editor.state.column == 5)
+        try pilot.sendBytes(Array("\u{1B}Oc".utf8))       // rxvt Ctrl-→
+        #expect(editor.state.column == 8)
+        try pilot.sendBytes(Array("\u{1B}f".utf8))        // Alt-f
+        #expect(editor.state.column == 15)
+    }
+
+    @Test func wordMotionAndWordDeleteInAPrompt() throws {
+        let (pilot, results) = promptPilot()
+        try pilot.type("the Cheshire Cat")
+        try pilot.sendBytes(Array("\u{1B}[1;3D".utf8))   // xterm Alt-←
+        try pilot.sendBytes(Array("\u{1B}\u{7F}".utf8))  // Alt-Backspace: "Cheshire " goes
+        try pilot.press(.control("a"))
+        try pilot.sendBytes(Array("\u{1B}[1;5C".utf8))   // Ctrl-→ to the end of "the"
+        try pilot.type("!")
+        try pilot.press(.control("e"), .control("w"))      // Ctrl-W: the last word goes
+        try pilot.type("Queen")
+        try pilot.press(.enter)
+        #expect(results.values == ["the! Queen"])
+    }
+
+    @Test func helpScrollsByKeysAndWheel() throws {
+        let list = ListScreen(title: "Items", items: numberedItems(3))
+        let pilot = Pilot(list, columns: 40, rows: 10)
+        try pilot.type("?")
+        let firstShown = pilot.content
+        try pilot.sendBytes(Array("\u{1B}[4~".utf8))  // tmux End
+        let lastShown = pilot.content
+        #expect(lastShown != firstShown)
+        #expect(pilot.app.modals.count == 1)
+        try pilot.sendBytes(Array("\u{1B}[7~".utf8))  // rxvt Home
+        #expect(pilot.content == firstShown)
+        try pilot.wheel(down: true, x: 20, y: 5)
+        #expect(pilot.content != firstShown)
+        try pilot.wheel(down: false, x: 20, y: 5)
+        #expect(pilot.content == firstShown)
+    }
 }
