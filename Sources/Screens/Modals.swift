@@ -115,6 +115,14 @@ open class Prompt: ModalScreen<String?> {
     /// ignored for secure prompts.
     public var preservesDraft = false
 
+    /// Earlier answers, oldest first: ↑ brings them back one by one, ↓ goes forward again.
+    public var history: [String] = [] {
+        didSet { historyIndex = history.count }
+    }
+    private var historyIndex = 0
+    /// What was typed before ↑ was first pressed, given back by ↓ past the newest answer.
+    private var typedBeforeHistory = ""
+
     public init(title: String, message: String, text: String = "", restorationIdentifier: String? = nil, completion: ((String?) -> Void)? = nil) {
         field = TextFieldState(text)
         super.init(title: title, message: message, restorationIdentifier: restorationIdentifier, completion: completion)
@@ -139,7 +147,19 @@ open class Prompt: ModalScreen<String?> {
         [
             KeyBinding(.enter, help: "OK") { [unowned self] in self.finish(self.field.text) },
             KeyBinding(.escape, help: "Cancel") { [unowned self] in self.finish(nil) },
-        ]
+        ] + (history.isEmpty ? [] : [
+            KeyBinding([.up, .down], label: "↑↓", help: "Earlier answers", showsInHintBar: false) { [unowned self] key in
+                self.recall(older: key == .up)
+            },
+        ])
+    }
+
+    private func recall(older: Bool) {
+        let target = min(max(0, historyIndex + (older ? -1 : 1)), history.count)
+        guard target != historyIndex else { return }
+        if historyIndex == history.count { typedBeforeHistory = field.text }
+        historyIndex = target
+        field = TextFieldState(target == history.count ? typedBeforeHistory : history[target])
     }
 
     public override func handle(_ event: Event) throws -> Bool {

@@ -29,6 +29,9 @@ public final class ReaderScreen: Screen {
     public private(set) var pageHeight = 20
 
     public internal(set) var searchQuery: String?
+    /// This session's searches, oldest first, each once: the search prompt's ↑ history.
+    public internal(set) var searchHistory: [String] = []
+    static let searchHistoryLimit = 50
     public internal(set) var currentMatch: Range<Int>?
     /// One line of news under the page ("no match", "bookmark added"), cleared by the next key.
     public internal(set) var message: String?
