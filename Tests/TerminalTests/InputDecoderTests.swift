@@ -195,3 +195,15 @@ struct InputDecoderTests {
         #expect(InputDecoder.numbers(Array(String(repeating: "9", count: 40).utf8)) == [99_999])
     }
 }
+
+@Suite("Escape delay")
+struct EscapeDelayTests {
+    @Test func defaultOursThenCursesOwnAndBounded() {
+        #expect(NcursesTerminal.escapeDelay([:]) == 0.025)
+        #expect(NcursesTerminal.escapeDelay(["ESCDELAY": "100"]) == 0.1)
+        #expect(NcursesTerminal.escapeDelay(["WONDERLAND_ESCDELAY": "50", "ESCDELAY": "100"]) == 0.05)
+        #expect(NcursesTerminal.escapeDelay(["WONDERLAND_ESCDELAY": "999999"]) == 1)
+        #expect(NcursesTerminal.escapeDelay(["WONDERLAND_ESCDELAY": "-5"]) == 0)
+        #expect(NcursesTerminal.escapeDelay(["WONDERLAND_ESCDELAY": "soon", "ESCDELAY": "40"]) == 0.04)
+    }
+}
