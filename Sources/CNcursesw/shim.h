@@ -31,14 +31,6 @@ static inline attr_t wl_attr_underline(void) { return A_UNDERLINE; }
 static inline attr_t wl_attr_reverse(void) { return A_REVERSE; }
 static inline attr_t wl_attr_dim(void) { return A_DIM; }
 static inline attr_t wl_attr_normal(void) { return A_NORMAL; }
-static inline mmask_t wl_mouse_mask_all(void) { return ALL_MOUSE_EVENTS | REPORT_MOUSE_POSITION; }
-static inline mmask_t wl_button1_pressed(void) { return BUTTON1_PRESSED; }
-static inline mmask_t wl_button1_released(void) { return BUTTON1_RELEASED; }
-static inline mmask_t wl_button1_clicked(void) { return BUTTON1_CLICKED; }
-static inline mmask_t wl_button3_pressed(void) { return BUTTON3_PRESSED; }
-static inline mmask_t wl_button4_pressed(void) { return BUTTON4_PRESSED; }
-static inline mmask_t wl_button5_pressed(void) { return BUTTON5_PRESSED; }
-static inline mmask_t wl_report_mouse_position(void) { return REPORT_MOUSE_POSITION; }
 static inline int wl_ccharw_max(void) { return CCHARW_MAX; }
 
 // What keeps terminal `name` from showing the app, checked before curses takes the screen.
@@ -59,6 +51,12 @@ static inline int wl_terminal_problem(const char *name) {
     return problem;
 }
 
+// True when the current terminal's terminfo entry has mouse reports (kmous), as curses decides.
+static inline int wl_has_mouse(void) {
+    const char *mouse = tigetstr("kmous");
+    return mouse != NULL && mouse != (const char *)-1;
+}
+
 // Appends terminfo string `capability` to out (padding such as $<5> removed: there is no
 // tputs in a signal handler). Returns the new length.
 static inline int wl_append_capability(const char *capability, char *out, int used, int capacity) {
@@ -76,7 +74,7 @@ static inline int wl_append_capability(const char *capability, char *out, int us
 
 // The bytes that give terminal `name` back to the shell when the process dies without curses'
 // help: CAN first (it ends an escape sequence curses may have been half-way through writing),
-// mouse reports off (when curses would have turned them on), plain attributes, normal cursor
+// mouse reports off (when the app turned them on), bracketed paste off, plain attributes, normal cursor
 // and keys, the main screen. Without an alternate screen the cursor goes to a fresh line
 // instead. Returns the length written to out, 0 when terminfo does not know `name`.
 static inline int wl_reset_sequence(const char *name, char *out, int capacity) {
@@ -84,11 +82,13 @@ static inline int wl_reset_sequence(const char *name, char *out, int capacity) {
     if (capacity < 1 || setupterm(name, 1, &status) != OK) return 0;
     int used = 0;
     out[used++] = 0x18;
-    const char *mouse = tigetstr("kmous");
-    if (mouse != NULL && mouse != (const char *)-1) {
+    if (wl_has_mouse()) {
         const char *off = "\033[?1006l\033[?1003l\033[?1002l\033[?1000l";
         for (const char *p = off; *p != 0 && used < capacity; p++) out[used++] = *p;
     }
+    // Bracketed paste off: a terminal left in it wraps every later paste into the shell in
+    // markers the shell may not know.
+    for (const char *p = "\033[?2004l"; *p != 0 && used < capacity; p++) out[used++] = *p;
     used = wl_append_capability("sgr0", out, used, capacity);
     used = wl_append_capability("cnorm", out, used, capacity);
     used = wl_append_capability("rmkx", out, used, capacity);

@@ -119,7 +119,7 @@ public final class Application {
             needsFullRepaint = true
         case .terminate(let reason):
             terminate(reason)
-        case .key, .mouse:
+        case .key, .mouse, .paste:
             inputEventsHandled += 1
             try dispatchInput(event)
         case .wake:

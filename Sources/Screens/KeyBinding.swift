@@ -52,6 +52,12 @@ extension Key {
         case .backspace: return "Bksp"
         case .control(let c): return "^" + String(c).uppercased()
         case .function(let n): return "F\(n)"
+        case .modified(let key, let modifiers):
+            var prefix = ""
+            if modifiers.contains(.control) { prefix += "C-" }
+            if modifiers.contains(.alt) { prefix += "M-" }
+            if modifiers.contains(.shift) { prefix += "S-" }
+            return prefix + key.displayName
         }
     }
 }

@@ -169,6 +169,10 @@ open class ListScreen: Screen {
             guard state.filter.apply(key) else { return try super.handle(event) }
             refilter()
             return true
+        case .paste(let text) where state.isEditingFilter:
+            state.filter.insert(pasted: text)
+            refilter()
+            return true
         case .mouse(let mouse):
             return handleMouse(mouse)
         default:

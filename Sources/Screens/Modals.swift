@@ -115,6 +115,14 @@ open class Prompt: ModalScreen<String?> {
     /// ignored for secure prompts.
     public var preservesDraft = false
 
+    /// Earlier answers, oldest first: ↑ brings them back one by one, ↓ goes forward again.
+    public var history: [String] = [] {
+        didSet { historyIndex = history.count }
+    }
+    private var historyIndex = 0
+    /// What was typed before ↑ was first pressed, given back by ↓ past the newest answer.
+    private var typedBeforeHistory = ""
+
     public init(title: String, message: String, text: String = "", restorationIdentifier: String? = nil, completion: ((String?) -> Void)? = nil) {
         field = TextFieldState(text)
         super.init(title: title, message: message, restorationIdentifier: restorationIdentifier, completion: completion)
@@ -139,11 +147,27 @@ open class Prompt: ModalScreen<String?> {
         [
             KeyBinding(.enter, help: "OK") { [unowned self] in self.finish(self.field.text) },
             KeyBinding(.escape, help: "Cancel") { [unowned self] in self.finish(nil) },
-        ]
+        ] + (history.isEmpty ? [] : [
+            KeyBinding([.up, .down], label: "↑↓", help: "Earlier answers", showsInHintBar: false) { [unowned self] key in
+                self.recall(older: key == .up)
+            },
+        ])
+    }
+
+    private func recall(older: Bool) {
+        let target = min(max(0, historyIndex + (older ? -1 : 1)), history.count)
+        guard target != historyIndex else { return }
+        if historyIndex == history.count { typedBeforeHistory = field.text }
+        historyIndex = target
+        field = TextFieldState(target == history.count ? typedBeforeHistory : history[target])
     }
 
     public override func handle(_ event: Event) throws -> Bool {
         if case .key(let key) = event, key != .enter, key != .escape, field.apply(key) { return true }
+        if case .paste(let text) = event {
+            field.insert(pasted: text)
+            return true
+        }
         // A prompt swallows every other key, except Ctrl-C, which must reach the app to quit.
         return try super.handle(event) || (event.isKey && event != .key(.control("c")))
     }
@@ -163,13 +187,46 @@ final class HelpOverlay: ModalScreen<Void> {
         super.init(title: "Keys: " + title, message: "")
     }
 
+    /// The first row shown, when there are more keys than fit.
+    private(set) var scroll = 0
+    private var rowsShown = 1
+
     override var keyBindings: [KeyBinding] {
-        [KeyBinding([.escape, .enter, .character("?"), .character("q")], label: "Esc", help: "Close help") { [unowned self] in self.finish(()) }]
+        [
+            KeyBinding([.escape, .enter, .character("?"), .character("q")], label: "Esc", help: "Close help") { [unowned self] in self.finish(()) },
+            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end], label: "↑↓", help: "Scroll", showsInHintBar: false) { [unowned self] key in
+                switch key {
+                case .up: self.scroll(by: -1)
+                case .down: self.scroll(by: 1)
+                case .pageUp: self.scroll(by: -self.rowsShown)
+                case .pageDown: self.scroll(by: self.rowsShown)
+                case .home: self.scroll(by: -self.uniqueRows.count)
+                default: self.scroll(by: self.uniqueRows.count)
+                }
+            },
+        ]
+    }
+
+    override func handle(_ event: Event) throws -> Bool {
+        if case .mouse(let mouse) = event, mouse.kind == .wheelUp || mouse.kind == .wheelDown {
+            scroll(by: mouse.kind == .wheelUp ? -3 : 3)
+            return true
+        }
+        return try super.handle(event)
+    }
+
+    private func scroll(by delta: Int) {
+        scroll = min(max(0, scroll + delta), max(0, uniqueRows.count - rowsShown))
+    }
+
+    /// One row per label and help: a key bound at two levels is listed once.
+    private var uniqueRows: [KeyBinding] {
+        var seen = Set<String>()
+        return bindings.filter { seen.insert($0.label + $0.help).inserted }
     }
 
     override func draw(in canvas: Canvas) {
-        var seen = Set<String>()
-        let rows = bindings.filter { seen.insert($0.label + $0.help).inserted }
+        let rows = uniqueRows
         let labelWidth = min(14, rows.map { DisplayWidth.of($0.label) }.max() ?? 0)
         let width = min(canvas.width, 64)
         let height = min(canvas.height, rows.count + 4)
@@ -177,7 +234,9 @@ final class HelpOverlay: ModalScreen<Void> {
         box.fill()
         box.drawBox(style: .bold)
         box.write(" " + DisplayWidth.truncate(title, to: max(0, width - 6)) + " ", x: 2, y: 0, style: .bold)
-        for (row, binding) in rows.enumerated() where row + 2 < height - 1 {
+        rowsShown = max(1, height - 3)
+        scroll = min(scroll, max(0, rows.count - rowsShown))
+        for (row, binding) in rows.dropFirst(scroll).enumerated() where row + 2 < height - 1 {
             box.write(DisplayWidth.pad(binding.label, to: labelWidth), x: 2, y: row + 2, style: .bold)
             box.write(DisplayWidth.truncate(binding.help, to: max(0, width - labelWidth - 6)), x: labelWidth + 4, y: row + 2)
         }

@@ -116,6 +116,9 @@ open class TextEditorScreen: Screen {
             KeyBinding([.pageUp, .pageDown], label: "PgUp/PgDn", help: "Page up / down", showsInHintBar: false) { [unowned self] key in
                 self.moveVertically(by: key == .pageUp ? -self.pageHeight : self.pageHeight)
             },
+            KeyBinding(Key.wordLeftKeys + Key.wordRightKeys, label: "C-←→", help: "Move by words (also M-b, M-f)", showsInHintBar: false) { [unowned self] key in
+                if Key.wordLeftKeys.contains(key) { self.state.moveWordLeft() } else { self.state.moveWordRight() }
+            },
             KeyBinding(.control("k"), help: "Delete to the end of the line", showsInHintBar: false) { [unowned self] in self.state.killToLineEnd() },
         ]
     }
@@ -132,6 +135,10 @@ open class TextEditorScreen: Screen {
             case .delete, .control("d"): state.deleteForward()
             default: return try super.handle(event)
             }
+            return true
+        case .paste(let text):
+            state.insert(text)
+            preferredX = nil
             return true
         case .mouse(let mouse) where mouse.kind == .press:
             let rows = Self.rows(of: state.lines, width: wrapWidth)

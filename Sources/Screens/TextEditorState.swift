@@ -26,7 +26,26 @@ public struct TextEditorState: Hashable, Sendable {
         column += 1
     }
 
-    public mutating func insert(_ string: String) { for character in string { insert(character) } }
+    /// Inserts `string` at the cursor in one step, its line breaks (LF, CRLF, CR) kept as
+    /// breaks: a pasted 100 KB line costs one splice, not a shift of the line per character.
+    public mutating func insert(_ string: String) {
+        var pieces = string.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { Array($0) }
+        guard !pieces.isEmpty else { return }
+        let rest = Array(lines[line][column...])
+        lines[line].removeSubrange(column...)
+        lines[line] += pieces[0]
+        guard pieces.count > 1 else {
+            column = lines[line].count
+            lines[line] += rest
+            return
+        }
+        let last = pieces.count - 1
+        let newColumn = pieces[last].count
+        pieces[last] += rest
+        lines.insert(contentsOf: pieces[1...], at: line + 1)
+        line += last
+        column = newColumn
+    }
 
     public mutating func insertNewline() {
         let rest = Array(lines[line][column...])
@@ -62,6 +81,18 @@ public struct TextEditorState: Hashable, Sendable {
 
     public mutating func moveRight() {
         if column < lines[line].count { column += 1 } else if line + 1 < lines.count { line += 1; column = 0 }
+    }
+
+    /// A word back; from a line's start, to the end of the line before.
+    public mutating func moveWordLeft() {
+        if column == 0 { return moveLeft() }
+        column = WordMotion.start(before: column, in: lines[line])
+    }
+
+    /// A word forward; from a line's end, to the start of the next line.
+    public mutating func moveWordRight() {
+        if column == lines[line].count { return moveRight() }
+        column = WordMotion.end(after: column, in: lines[line])
     }
 
     public mutating func moveToLineStart() { column = 0 }

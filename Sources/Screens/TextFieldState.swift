@@ -35,9 +35,23 @@ public struct TextFieldState: Hashable, Sendable {
             characters.removeFirst(cursor)
             cursor = 0
         case .control("k"): characters.removeLast(characters.count - cursor)
+        case .control("w"), .modified(.backspace, .alt):
+            let start = WordMotion.start(before: cursor, in: characters)
+            characters.removeSubrange(start..<cursor)
+            cursor = start
+        case _ where Key.wordLeftKeys.contains(key): cursor = WordMotion.start(before: cursor, in: characters)
+        case _ where Key.wordRightKeys.contains(key): cursor = WordMotion.end(after: cursor, in: characters)
         default: return false
         }
         return true
+    }
+
+    /// Inserts pasted text at the cursor. The field holds one line, so line breaks and tabs
+    /// become spaces.
+    public mutating func insert(pasted text: String) {
+        let folded = text.map { $0.isNewline || $0 == "\t" ? " " : $0 }
+        characters.insert(contentsOf: folded, at: cursor)
+        cursor += folded.count
     }
 
     /// Draws the field in `width` columns, scrolled so the cursor shows, and places the cursor.

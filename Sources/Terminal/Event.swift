@@ -7,6 +7,33 @@ public enum Key: Hashable, Sendable {
     /// Ctrl plus a letter, given in lower case: `.control("a")` is Ctrl-A.
     case control(Character)
     case function(Int)
+    /// A key held with Shift, Alt or Ctrl that has no code of its own: Ctrl-→, Alt-b, Shift-Home.
+    /// Build it with `adding(_:)`, which keeps a plain key plain.
+    indirect case modified(Key, KeyModifiers)
+}
+
+/// The modifiers a terminal reports with a key. Meta counts as Alt: terminals disagree on
+/// which of the two a key sends, and no screen tells them apart.
+public struct KeyModifiers: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public static let shift = KeyModifiers(rawValue: 1)
+    public static let alt = KeyModifiers(rawValue: 2)
+    public static let control = KeyModifiers(rawValue: 4)
+}
+
+extension Key {
+    /// Ctrl- or Alt-← and Alt-b, the keys that move a word back in every text field and editor.
+    public static let wordLeftKeys: [Key] = [Key.left.adding(.control), Key.left.adding(.alt), Key.character("b").adding(.alt)]
+    /// Ctrl- or Alt-→ and Alt-f: a word forward.
+    public static let wordRightKeys: [Key] = [Key.right.adding(.control), Key.right.adding(.alt), Key.character("f").adding(.alt)]
+
+    /// The key with `modifiers` added; with none it is the key itself.
+    public func adding(_ modifiers: KeyModifiers) -> Key {
+        guard !modifiers.isEmpty else { return self }
+        if case .modified(let base, let held) = self { return .modified(base, held.union(modifiers)) }
+        return .modified(self, modifiers)
+    }
 }
 
 extension Key {
@@ -46,6 +73,9 @@ public enum TerminationReason: Hashable, Sendable {
 /// handlers only set flags, and the terminal turns the flags into events in its own time.
 public enum Event: Hashable, Sendable {
     case key(Key)
+    /// Text the user pasted (bracketed paste): taken as text, never as keys, so a pasted line
+    /// break or `q` does not act. Line breaks arrive as "\n".
+    case paste(String)
     case mouse(MouseEvent)
     case resize(Size)
     /// Ctrl-Z or SIGTSTP: go to the background.

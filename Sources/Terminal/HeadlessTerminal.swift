@@ -10,6 +10,7 @@ public final class HeadlessTerminal: Terminal {
     public private(set) var suspendCount = 0
     public private(set) var isRestored = false
     private var pending: [Event] = []
+    private var decoder = InputDecoder()
 
     public init(size: Size = Size(columns: 80, rows: 24), capabilities: TerminalCapabilities = .init(colors: true, unicode: true)) {
         self.size = size
@@ -35,6 +36,14 @@ public final class HeadlessTerminal: Terminal {
 
     public func enqueue(_ event: Event) { pending.append(event) }
     public var hasPendingEvents: Bool { !pending.isEmpty }
+
+    /// Feeds bytes as a terminal would send them, through the same decoder as the real
+    /// terminal. `thenQuiet` plays the escape delay passing with nothing more typed, which is
+    /// what makes a lone Esc the Esc key; leave it off to send a sequence in pieces.
+    public func feed(_ bytes: [UInt8], thenQuiet: Bool = true) {
+        pending.append(contentsOf: decoder.feed(bytes))
+        if thenQuiet && decoder.isWaiting { pending.append(contentsOf: decoder.timeout()) }
+    }
 
     /// Changes the size and queues the resize event a real terminal would send.
     public func resize(to newSize: Size) {

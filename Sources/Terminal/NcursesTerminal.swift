@@ -13,6 +13,14 @@ public final class NcursesTerminal: Terminal {
     private var colorPairs = ColorPairs()
     private var isRestored = false
     private var queued: [Event] = []
+    private var decoder = InputDecoder()
+    private var escapeDelay = 0.025
+    private var modes = InputModes(mouse: false)
+    /// When the decoder, waiting for the rest of a sequence, gives up (see `InputDecoder.timeout`).
+    private var inputDeadline: ContinuousClock.Instant?
+    private var readBuffer = [UInt8](repeating: 0, count: 16_384)
+    /// How long a paste may fall silent before what came of it is taken as the whole paste.
+    private static let pasteSilence = 2.0
 
     /// Starts curses mode. Fails, leaving the terminal untouched, when stdin/stdout is not a
     /// terminal, or TERM names a terminal the system does not know or one that cannot show a
@@ -54,13 +62,25 @@ public final class NcursesTerminal: Terminal {
         cbreak()  // Ctrl-C and Ctrl-Z stay signals, so they work the same in every screen
         noecho()
         nonl()
-        keypad(window, true)
-        nodelay(window, true)
-        set_escdelay(25)
+        // Keys are read as bytes and decoded by `InputDecoder`: curses neither reads stdin
+        // nor looks ahead in it while drawing.
+        keypad(window, false)
+        typeahead(-1)
         curs_set(0)
-        var previous: mmask_t = 0
-        mousemask(wl_mouse_mask_all(), &previous)
-        mouseinterval(0)  // presses arrive at once; clicks are made of press and release by us
+        escapeDelay = Self.escapeDelay(environment)
+        modes = InputModes(mouse: wl_has_mouse() != 0)
+        writeModes(modes.enable)
+    }
+
+    /// How long a lone Esc waits for the rest of a sequence: WONDERLAND_ESCDELAY, else curses'
+    /// own ESCDELAY, in milliseconds (0–1000); 25 when neither is set.
+    static func escapeDelay(_ environment: [String: String]) -> Double {
+        for name in ["WONDERLAND_ESCDELAY", "ESCDELAY"] {
+            if let value = environment[name].flatMap({ Int($0) }) {
+                return Double(min(max(value, 0), 1000)) / 1000
+            }
+        }
+        return 0.025
     }
 
     deinit { restore() }
@@ -114,10 +134,21 @@ public final class NcursesTerminal: Terminal {
     public func nextEvent(timeout: Double?) -> Event? {
         if !queued.isEmpty { return queued.removeFirst() }
         if let event = signalEvent() ?? readInput() { return event }
-        waitForInput(timeout: timeout)
-        return signalEvent() ?? readInput()
+        var wait = timeout
+        if let deadline = inputDeadline {
+            let left = (deadline - .now).components
+            let seconds = max(0, Double(left.seconds) + Double(left.attoseconds) / 1e18)
+            wait = min(wait ?? seconds, seconds)
+        }
+        waitForInput(timeout: wait)
+        if let event = signalEvent() ?? readInput() { return event }
+        if let deadline = inputDeadline, ContinuousClock.now >= deadline {
+            inputDeadline = nil
+            queued.append(contentsOf: decoder.timeout())
+            if !queued.isEmpty { return queued.removeFirst() }
+        }
+        return nil
     }
-
     /// Turns the flags the handlers set into events, most urgent first.
     private func signalEvent() -> Event? {
         let bits = SignalFlags.take()
@@ -145,46 +176,26 @@ public final class NcursesTerminal: Terminal {
         return size
     }
 
+    /// Reads what stdin has now, without waiting, and decodes it up to the first event. Bytes that end half-way
+    /// through a sequence start the escape delay; the paste delay while a paste is open.
     private func readInput() -> Event? {
-        var value: wint_t = 0
-        let result = wget_wch(window, &value)
-        if result == ERR { return nil }
-        if result == wl_key_code_yes() {
-            switch Int32(value) {
-            case KEY_MOUSE: return mouseEvent() ?? readInput()
-            case KEY_RESIZE:
-                // resizeterm queues KEY_RESIZE itself; the SIGWINCH path already reported the
-                // size, so only a size we have not seen yet is news.
-                let reported = Size(columns: Int(wl_cols()), rows: Int(wl_lines()))
-                guard reported != size else { return readInput() }
-                size = reported
-                shown = nil
-                return .resize(reported)
-            default: return NcursesKeyMap.key(forCode: Int32(value)).map { .key($0) } ?? readInput()
-            }
+        while queued.isEmpty && stdinHasBytes() {
+            // One byte at a time, as curses read: what is typed after the key that quits stays
+            // in the terminal for the shell. Only a paste, whose end is known to come, is read
+            // in bulk.
+            let wanted = decoder.isInPaste ? readBuffer.count : 1
+            let count = readBuffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, wanted) }
+            if count == 0 { SignalFlags.record(SignalFlags.hangup) }
+            guard count > 0 else { break }
+            queued.append(contentsOf: decoder.feed(readBuffer[..<count]))
+            inputDeadline = decoder.isWaiting ? .now + .seconds(decoder.isInPaste ? Self.pasteSilence : escapeDelay) : nil
         }
-        return NcursesKeyMap.key(forCharacter: UInt32(value)).map { .key($0) } ?? readInput()
+        return queued.isEmpty ? nil : queued.removeFirst()
     }
 
-    private func mouseEvent() -> Event? {
-        var raw = MEVENT()
-        guard getmouse(&raw) == OK else { return nil }
-        let at = Point(x: Int(raw.x), y: Int(raw.y))
-        let state = raw.bstate
-        if state & wl_button4_pressed() != 0 { return .mouse(MouseEvent(.wheelUp, button: .none, at: at)) }
-        if state & wl_button5_pressed() != 0 { return .mouse(MouseEvent(.wheelDown, button: .none, at: at)) }
-        // A click is what curses makes of a press and release it read together (a busy machine
-        // hands them over in one read): both are passed on, so a screen never waits for a
-        // release that already happened.
-        if state & wl_button1_clicked() != 0 {
-            queued.append(.mouse(MouseEvent(.release, at: at)))
-            return .mouse(MouseEvent(.press, at: at))
-        }
-        if state & wl_button1_pressed() != 0 { return .mouse(MouseEvent(.press, at: at)) }
-        if state & wl_button3_pressed() != 0 { return .mouse(MouseEvent(.press, button: .right, at: at)) }
-        if state & wl_button1_released() != 0 { return .mouse(MouseEvent(.release, at: at)) }
-        if state & wl_report_mouse_position() != 0 { return .mouse(MouseEvent(.drag, at: at)) }
-        return nil
+    private func stdinHasBytes() -> Bool {
+        var fd = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
+        return poll(&fd, 1, 0) > 0 && fd.revents & Int16(POLLIN) != 0
     }
 
     /// Sleeps in poll until stdin has bytes, a signal arrived, or the timeout passed.
@@ -202,10 +213,24 @@ public final class NcursesTerminal: Terminal {
         if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { SignalFlags.record(SignalFlags.hangup) }
     }
 
+    /// Writes mode changes straight to the terminal: curses' `putp` keeps them in a buffer
+    /// of its own until the process exits. The modes do not depend on which screen is shown, so
+    /// their order against curses' own output does not matter.
+    private func writeModes(_ sequence: String) {
+        var bytes = Array(sequence.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { return }
+            bytes = bytes.dropFirst(written)
+        }
+    }
+
     // MARK: leaving
 
     public func suspend() {
         guard !isRestored else { return }
+        writeModes(modes.disable)
         CrashGuard.cursesGaveScreenBack()
         endwin()
         StderrCapture.end()
@@ -216,12 +241,14 @@ public final class NcursesTerminal: Terminal {
         _ = resizeToWindow()
         CrashGuard.cursesTookScreen()
         StderrCapture.begin()
+        writeModes(modes.enable)
         wrefresh(window)
     }
 
     public func restore() {
         guard !isRestored else { return }
         isRestored = true
+        writeModes(modes.disable)
         CrashGuard.cursesGaveScreenBack()
         endwin()
         delscreen(screen)
@@ -243,4 +270,14 @@ private struct ColorPairs {
         pairs[key] = number
         return number
     }
+}
+
+/// The terminal modes the app turns on for its input: bracketed paste always (a terminal that
+/// does not know it ignores the request), SGR mouse reports with button motion where terminfo
+/// says the terminal has a mouse, as curses would have decided.
+struct InputModes {
+    var mouse: Bool
+
+    var enable: String { (mouse ? "\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h" : "") + "\u{1B}[?2004h" }
+    var disable: String { "\u{1B}[?2004l" + (mouse ? "\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l" : "") }
 }

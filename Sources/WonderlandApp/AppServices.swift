@@ -1,3 +1,5 @@
+import TextSafety
+import MapFront
 import BookFront
 import Defaults
 import Foundation
@@ -48,6 +50,24 @@ public struct LaunchOptions {
         self.bookPath = bookPath
         self.dataFolder = dataFolder ?? Self.standardDataFolder(environment: environment)
         self.environment = environment
+    }
+
+    /// What makes the command line unusable, said in one line, before the screen is taken:
+    /// a `--location` that is no place, a `--book` that is no file. Nil when all is well.
+    public var problem: String? {
+        if let location, case .failure(let error) = LocationText.parse(location) {
+            return "--location “\(SafeText.visible(location))”: \(error)"
+        }
+        if let bookPath {
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            let path = bookPath == "~" || bookPath.hasPrefix("~/") ? home + bookPath.dropFirst() : bookPath
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+                return "--book “\(SafeText.visible(bookPath))”: no such file"
+            }
+            if isFolder.boolValue { return "--book “\(SafeText.visible(bookPath))”: is a folder, not a book" }
+        }
+        return nil
     }
 
     /// A data folder nothing is ever written to: nothing is installed there.

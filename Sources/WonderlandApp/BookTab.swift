@@ -10,7 +10,7 @@ import Terminal
 enum BookTab {
     static func make(services: AppServices) -> Screen {
         ReaderScreen(environment: ReaderEnvironment(store: services.store, dataFolder: services.launch.dataFolder,
-                                                    bookPath: services.launch.bookPath))
+                                                    bookPath: services.launch.bookPath, homeFolder: services.launch.environment["HOME"]))
     }
 }
 

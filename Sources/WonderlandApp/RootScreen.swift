@@ -1,3 +1,5 @@
+import BookFront
+import KeyedArchive
 import Restoration
 import Screens
 import Terminal
@@ -30,6 +32,18 @@ final class WonderlandTabs: TabScreen {
     init(tabs: [Screen], services: AppServices) {
         self.services = services
         super.init(title: "Wonderland", tabs: tabs, restorationIdentifier: RootScreen.tabBarIdentifier)
+        showBookIfAsked()
+    }
+
+    /// `--book PATH` asks to read that book: the Book tab is shown, whichever tab was saved.
+    private func showBookIfAsked() {
+        guard services.launch.bookPath != nil, let book = tabs.firstIndex(where: { $0 is ReaderScreen }) else { return }
+        select(book)
+    }
+
+    override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
+        try super.decodeRestorableState(with: coder)
+        showBookIfAsked()
     }
 
     override var keyBindings: [KeyBinding] {

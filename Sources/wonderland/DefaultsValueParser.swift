@@ -8,9 +8,11 @@ enum DefaultsValueParser {
         let message: String
     }
 
-    private enum Scalar: String {
+    private enum Scalar: String, CaseIterable {
         case string, int, integer, float, bool, boolean, date, data
     }
+
+    private static let typeFlags = Set(Scalar.allCases.map(\.rawValue) + ["array", "array-add", "dict", "dict-add"])
 
     /// `arguments` follow the key. `existing` is the key's saved value, for -array-add and -dict-add.
     static func parse(_ arguments: [String], existing: PropertyListValue?) throws -> PropertyListValue {
@@ -21,7 +23,9 @@ enum DefaultsValueParser {
             literal = true
         }
         guard let first = tokens.first else { throw Failure(message: "write needs a value after the key") }
-        if literal || !first.hasPrefix("-") || first.count < 2 {
+        // A lone value such as `-33.8,151.2` or `-5` is a value, not a type flag it is not.
+        let isTypeFlag = first.hasPrefix("-") && first.count >= 2 && Self.typeFlags.contains(String(first.dropFirst()))
+        if literal || !isTypeFlag && tokens.count == 1 || !first.hasPrefix("-") || first.count < 2 {
             guard tokens.count == 1 else { throw Failure(message: "too many values; quote a value with spaces, or use -array") }
             return .string(first)
         }

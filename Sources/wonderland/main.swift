@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import TextSafety
 import Defaults
 import Restoration
 import Terminal
@@ -37,6 +39,7 @@ struct Wonderland: ParsableCommand {
     func run() throws {
         let environment = ProcessEnvironment.current()
         let launch = LaunchOptions(location: location, bookPath: book, environment: environment)
+        if let problem = launch.problem { throw UsageProblem(message: problem) }
         let restoration = RestorationController.Configuration(
             files: RestorationFiles.standard(environment: environment), fresh: fresh, appVersion: AppVersion.current)
         // A start-up measurement neither opens the synced store nor starts its worker.
@@ -65,5 +68,30 @@ enum AppDefaults {
     }
 }
 
+/// A command line the app cannot start with: one line on standard error, exit status 2, and
+/// the terminal never touched.
+struct UsageProblem: Error {
+    let message: String
+
+    static let exitStatus: Int32 = 2
+
+    static func exit(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("wonderland: \(SafeText.visible(message))\n".utf8))
+        Foundation.exit(exitStatus)
+    }
+}
+
 // `-Key value` pairs are the defaults' argument domain (`wonderland -HPMapType 2`), not options.
-Wonderland.main(AppDefaults.argumentSplit.remaining)
+do {
+    var command = try Wonderland.parseAsRoot(AppDefaults.argumentSplit.remaining)
+    try command.run()
+} catch let problem as UsageProblem {
+    UsageProblem.exit(problem.message)
+} catch {
+    // A misspelt option or a missing value: one line, not the usage screen (--help shows it).
+    if Wonderland.exitCode(for: error) == .validationFailure {
+        let first = Wonderland.message(for: error).split(separator: "\n").first.map(String.init) ?? "bad arguments"
+        UsageProblem.exit(first + " (see wonderland --help)")
+    }
+    Wonderland.exit(withError: error)
+}

@@ -230,9 +230,14 @@ struct ReaderLookTests {
 struct ReaderPathTests {
     @Test func relativePathsAreSavedAbsolute() {
         let folder = FileManager.default.currentDirectoryPath
-        #expect(ReaderScreen.absolutePath("books/tide.txt") == folder + "/books/tide.txt")
-        #expect(ReaderScreen.absolutePath("/a/b.txt") == "/a/b.txt")
-        #expect(ReaderScreen.absolutePath("~/x.txt") == NSHomeDirectory() + "/x.txt")
+        #expect(ReaderScreen.absolutePath("books/tide.txt", home: "/h") == folder + "/books/tide.txt")
+        #expect(ReaderScreen.absolutePath("/a/b.txt", home: "/h") == "/a/b.txt")
+    }
+
+    @Test func tildeIsTheHomeFolderGivenNotThePasswordFilesHome() {
+        #expect(ReaderScreen.absolutePath("~/x.txt", home: "/tmp/elsewhere") == "/tmp/elsewhere/x.txt")
+        #expect(ReaderScreen.absolutePath("~", home: "/tmp/elsewhere/") == "/tmp/elsewhere")
+        #expect(ReaderScreen.absolutePath("~/x.txt", home: nil) == NSHomeDirectory() + "/x.txt")
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 @testable import BookFront
 import Terminal
+import Screens
 import Testing
 
 @Suite("Search")
@@ -74,5 +75,27 @@ struct SearchTests {
         harness.reader.search(for: "so much punctuality")
         try harness.send(.wake)
         #expect(harness.topLine.contains("so much punctuality") || harness.page.prefix(1).joined().contains("so much"))
+    }
+
+    @Test func theSearchPromptStartsEmptyAndUpBringsBackEarlierSearches() throws {
+        let harness = ReaderHarness(books: ["/tide": ReaderFixture.document(path: "/tide")], bookPath: "/tide", columns: 70, rows: 30)
+        for query in ["punctual", "tide"] {
+            try harness.press(.character("/"))
+            try harness.type(query)
+            try harness.press(.enter)
+        }
+        try harness.press(.character("/"))
+        let prompt = try #require(harness.app.modals.last as? Prompt)
+        #expect(prompt.field.text == "")
+        try harness.type("kr")
+        try harness.press(.up)
+        #expect(prompt.field.text == "tide")
+        try harness.press(.up, .up)
+        #expect(prompt.field.text == "punctual")
+        try harness.press(.down, .down)
+        #expect(prompt.field.text == "kr")
+        try harness.press(.up, .up, .enter)
+        #expect(harness.reader.searchQuery == "punctual")
+        #expect(harness.reader.searchHistory == ["tide", "punctual"])
     }
 }

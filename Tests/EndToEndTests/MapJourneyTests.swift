@@ -86,14 +86,12 @@ struct MapJourneyTests {
         _ = try tmux.tmux(["send-keys", "-t", "0", "-H"] + [27, 91, 77, button, 33 + x, 33 + y].map { String(format: "%02x", $0) })
     }
 
-    @Test("a bad --location says why in the status line and the map still works")
+    @Test("a bad --location says why in one line and ends with status 2, before the screen is taken")
     func badLocationArgument() throws {
         let tmux = try TmuxSession(columns: 100, rows: 24)
-        try tmux.launchApp("--location nowhere")
-        _ = try tmux.waitForText("--location “nowhere”: expected LAT,LON")
-        try tmux.type("+")
-        _ = try tmux.waitForText("Zoom 1/14")
-        try tmux.type("q")
-        _ = try tmux.waitForText("exit=0")
+        try tmux.run("clear; \(tmux.binary) --location nowhere; echo \"exit=$?\"")
+        let screen = try tmux.waitForText("exit=2")
+        tmux.check(screen.contains { $0.hasPrefix("wonderland: --location “nowhere”: expected LAT,LON") })
+        tmux.check(!screen.joined().contains("1 Map"), "the app's screen never showed")
     }
 }

@@ -43,6 +43,18 @@ final class Pilot {
         try app.processPendingEvents()
     }
 
+    /// Sends raw bytes as a terminal would, through the terminal's input decoder; the input
+    /// then falls quiet, as after a person stops typing.
+    func sendBytes(_ bytes: [UInt8]) throws {
+        terminal.feed(bytes)
+        try app.processPendingEvents()
+    }
+
+    /// A bracketed paste of `text`, as a terminal sends it.
+    func paste(_ text: String) throws {
+        try sendBytes(Array(("\u{1B}[200~" + text + "\u{1B}[201~").utf8))
+    }
+
     func send(_ event: Event) throws {
         terminal.enqueue(event)
         try app.processPendingEvents()

@@ -1,6 +1,9 @@
+import Foundation
 import Testing
 @testable import WonderlandApp
 import BookFront
+import Defaults
+import Restoration
 import Screens
 import Terminal
 
@@ -193,5 +196,24 @@ struct AppRunnerTests {
             #expect(!error.description.contains("\n"))
         }
         #expect(TerminalError.unknownTerminalType("vt999").description.hasPrefix("unknown terminal type \"vt999\""))
+    }
+}
+
+@Suite("Launching with --book")
+struct BookOptionTests {
+    @Test func theBookTabIsShownEvenWhenAnotherTabWasSaved() throws {
+        let launch = LaunchOptions(bookPath: "/nowhere/tide.txt", dataFolder: LaunchOptions.emptyDataFolder)
+        let services = AppServices(store: InMemoryPreferenceStore(), bundle: .embedded, launch: launch)
+        let root = RootScreen.make(services: services)
+        #expect(root.selectedTab is ReaderScreen)
+
+        // A saved place on the Characters tab, restored: --book still wins.
+        let plain = RootScreen.make()
+        plain.select(1)
+        let header = RestorationHeader(appVersion: "test", timestamp: Date(), terminalColumns: 80, terminalRows: 24)
+        let archive = try RootScreen.restorationEngine().preserve(root: plain, header: header).data
+        let restored = RootScreen.make(services: services)
+        _ = try RootScreen.restorationEngine(services: services).restore(from: archive, root: restored)
+        #expect(restored.selectedTab is ReaderScreen)
     }
 }

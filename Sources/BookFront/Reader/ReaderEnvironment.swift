@@ -10,16 +10,19 @@ public struct ReaderEnvironment {
     public var dataFolder: URL
     /// `--book PATH`: opened instead of the book that was open.
     public var bookPath: String?
+    /// $HOME: what `~` means in a path typed or given on the command line.
+    public var homeFolder: String?
     public var load: (String) throws -> BookDocument
     /// Called on a worker thread when a page count is ready (the app posts a wake-up).
     public var pageCountReady: @Sendable () -> Void
 
-    public init(store: PreferenceStore, dataFolder: URL, bookPath: String? = nil,
+    public init(store: PreferenceStore, dataFolder: URL, bookPath: String? = nil, homeFolder: String? = nil,
                 load: @escaping (String) throws -> BookDocument = { try BookLoader.load(path: $0) },
                 pageCountReady: @escaping @Sendable () -> Void = { Wakeup.post() }) {
         self.store = store
         self.dataFolder = dataFolder
         self.bookPath = bookPath
+        self.homeFolder = homeFolder
         self.load = load
         self.pageCountReady = pageCountReady
     }

@@ -36,6 +36,9 @@ public final class ReaderListModal: ModalScreen<String?> {
             KeyBinding([.pageUp, .pageDown], label: "PgUp/PgDn", help: "Page", showsInHintBar: false) { [unowned self] key in
                 self.move(by: key == .pageUp ? -self.rowsShown : self.rowsShown)
             },
+            KeyBinding([.home, .end], label: "Home/End", help: "First / last", showsInHintBar: false) { [unowned self] key in
+                self.move(by: key == .home ? -self.items.count : self.items.count)
+            },
             KeyBinding(.enter, help: "Go there") { [unowned self] in
                 if let item = self.selectedItem { self.finish(item.id) }
             },

@@ -98,15 +98,21 @@ extension ReaderScreen {
 
     public func askForSearch() {
         guard document != nil else { return }
-        present(Prompt(title: "Search", message: "Find in the book (letters match either case):", text: searchQuery ?? "") { [weak self] text in
+        // Starts empty, for a new search; ↑ brings back the earlier ones.
+        let prompt = Prompt(title: "Search", message: "Find in the book (letters match either case):") { [weak self] text in
             guard let self, let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return }
             self.search(for: text)
-        })
+        }
+        prompt.history = searchHistory
+        present(prompt)
     }
 
     /// Starts a search at the top of the page.
     public func search(for query: String) {
         searchQuery = query
+        searchHistory.removeAll { $0 == query }
+        searchHistory.append(query)
+        if searchHistory.count > Self.searchHistoryLimit { searchHistory.removeFirst() }
         currentMatch = nil
         let start = (topLineOffset ?? anchor) - 1
         find(query, from: start, backward: false)

@@ -32,6 +32,9 @@ public final class ReaderScreen: Screen {
     public private(set) var pageHeight = 20
 
     public internal(set) var searchQuery: String?
+    /// This session's searches, oldest first, each once: the search prompt's ↑ history.
+    public internal(set) var searchHistory: [String] = []
+    static let searchHistoryLimit = 50
     public internal(set) var currentMatch: Range<Int>?
     /// One line of news under the page ("no match", "bookmark added"), cleared by the next key.
     public internal(set) var message: String?
@@ -80,7 +83,7 @@ public final class ReaderScreen: Screen {
         let place = savedPlace
         savedPlace = nil
         if let given = environment.bookPath {
-            let path = Self.absolutePath(given)
+            let path = Self.absolutePath(given, home: environment.homeFolder)
             do {
                 let book = try environment.load(path)
                 open(book, restoring: place?.bookID == book.id ? place?.place : nil, announce: true)
@@ -156,7 +159,7 @@ public final class ReaderScreen: Screen {
     public func openFile(path: String) {
         let trimmed = path.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { return }
-        let expanded = Self.absolutePath(trimmed)
+        let expanded = Self.absolutePath(trimmed, home: environment.homeFolder)
         do {
             open(try environment.load(expanded), at: nil, announce: true)
         } catch {
@@ -166,8 +169,16 @@ public final class ReaderScreen: Screen {
 
     /// `~` expanded and a relative path made absolute, so the path saved for the next launch
     /// still names the file when the app is started from another folder.
-    static func absolutePath(_ path: String) -> String {
-        let expanded = (path as NSString).expandingTildeInPath
+    /// `~` is `home` ($HOME), as in a shell, not the password file's home directory, which
+    /// is another folder under `sudo -E`, in a container or with HOME set for a test.
+    static func absolutePath(_ path: String, home: String?) -> String {
+        var expanded = path
+        if path == "~" || path.hasPrefix("~/") {
+            let folder = home.flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            expanded = (folder.hasSuffix("/") ? String(folder.dropLast()) : folder) + path.dropFirst()
+        } else if path.hasPrefix("~") {
+            expanded = (path as NSString).expandingTildeInPath  // ~user: that user's home
+        }
         guard !expanded.hasPrefix("/") else { return expanded }
         return URL(fileURLWithPath: expanded, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath + "/")).standardizedFileURL.path
     }

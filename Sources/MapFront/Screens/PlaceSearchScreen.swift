@@ -57,6 +57,12 @@ public final class PlaceSearchScreen: ModalScreen<Place?> {
             selectedRow = 0
             return true
         }
+        if case .paste(let text) = event {
+            field.insert(pasted: text)
+            results = search.matches(for: field.text)
+            selectedRow = 0
+            return true
+        }
         // Like a prompt, it swallows other keys; only Ctrl-C gets through to quit.
         return try super.handle(event) || (event.isKeyPress && event != .key(.control("c")))
     }

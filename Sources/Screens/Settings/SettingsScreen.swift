@@ -303,6 +303,10 @@ public final class SettingsScreen: Screen {
             }
             _ = state.field.apply(key)
             return true  // a field being edited keeps every key, so Esc or ← cannot leave the pane
+        case .paste(let text) where isEditing:
+            let field = state.editingKey.flatMap { textField(forKey: $0) }
+            state.field.insert(pasted: String(text.filter { field?.keyboardType.accepts($0) ?? true }))
+            return true
         default:
             return try super.handle(event)
         }

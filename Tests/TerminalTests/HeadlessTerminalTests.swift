@@ -1,38 +1,6 @@
 import Testing
 @testable import Terminal
 
-@Suite("NcursesKeyMap")
-struct KeyMapTests {
-    @Test("control and printable characters", arguments: [
-        (9, Key.tab), (10, .enter), (13, .enter), (27, .escape), (127, .backspace), (8, .backspace),
-        (1, .control("a")), (3, .control("c")), (11, .control("k")), (21, .control("u")), (26, .control("z")),
-        (0, .control(" ")), (65, .character("A")), (32, .character(" ")), (0x4E16, .character("世")),
-        (0x1F642, .character("🙂")),
-    ] as [(UInt32, Key)])
-    func characterKeys(_ value: UInt32, _ expected: Key) {
-        #expect(NcursesKeyMap.key(forCharacter: value) == expected)
-    }
-
-    @Test func unmappedCharactersGiveNoKey() {
-        for value: UInt32 in [28, 29, 30, 31, 0xD800, 0x110000] {
-            #expect(NcursesKeyMap.key(forCharacter: value) == nil, "\(value)")
-        }
-    }
-
-    @Test func functionKeyCodes() {
-        // ncurses' key codes (curses.h): KEY_DOWN 0402, KEY_UP 0403, KEY_LEFT 0404, KEY_RIGHT 0405,
-        // KEY_HOME 0406, KEY_BACKSPACE 0407, KEY_F(n) 0410+n, KEY_DC 0512, KEY_NPAGE 0522,
-        // KEY_PPAGE 0523, KEY_ENTER 0527, KEY_BTAB 0541, KEY_END 0550.
-        let expected: [(Int32, Key)] = [
-            (0o402, .down), (0o403, .up), (0o404, .left), (0o405, .right), (0o406, .home), (0o407, .backspace),
-            (0o411, .function(1)), (0o424, .function(12)), (0o512, .delete), (0o522, .pageDown), (0o523, .pageUp),
-            (0o527, .enter), (0o541, .backTab), (0o550, .end),
-        ]
-        for (code, key) in expected { #expect(NcursesKeyMap.key(forCode: code) == key, "\(code)") }
-        #expect(NcursesKeyMap.key(forCode: 0o777) == nil)
-    }
-}
-
 @Suite("HeadlessTerminal")
 struct HeadlessTerminalTests {
     @Test func queuesEventsInOrderAndNeverWaits() {

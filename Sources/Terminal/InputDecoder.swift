@@ -1,0 +1,270 @@
+/// Turns the bytes a terminal sends into events: UTF-8 text, control keys, CSI and SS3
+/// sequences with their parameters and modifiers (xterm, tmux/screen, rxvt and the Linux
+/// console), Alt as an Esc prefix, SGR and X10 mouse reports and bracketed paste.
+///
+/// A value fed bytes, with no clock and no terminal: whoever reads the terminal calls
+/// `timeout()` once the input has been quiet for the escape delay while `isWaiting`, which
+/// is how a lone Esc is told apart from the start of a sequence. A sequence it does not know
+/// is consumed whole and dropped: it never turns into an Esc and stray characters.
+public struct InputDecoder: Sendable {
+    /// Parameters longer than this are no key any terminal sends: the rest of the sequence is
+    /// skipped up to its final byte, without being kept.
+    static let sequenceLimit = 64
+    /// A paste is handed on in pieces of about this many bytes, so a paste without an end
+    /// marker cannot grow without bound.
+    public static let pasteChunkLimit = 1 << 20
+    private static let pasteEnd: [UInt8] = [0x1B, 0x5B, 0x32, 0x30, 0x31, 0x7E]  // ESC [ 2 0 1 ~
+
+    private enum State: Sendable {
+        case ground
+        case escape                          // ESC
+        case escapeEscape                    // ESC ESC: rxvt's and tmux's Alt before a sequence
+        case csi(alt: Bool)                  // ESC [ and its parameters so far
+        case ss3(alt: Bool)                  // ESC O
+        case linuxFunction(alt: Bool)        // ESC [ [ : the Linux console's F1–F5
+        case x10Mouse                        // ESC [ M and three bytes
+        case utf8(remaining: Int, alt: Bool)
+        case skipping                        // an overlong sequence, up to its final byte
+        case paste
+    }
+
+    private var state = State.ground
+    private var sequence: [UInt8] = []
+    private var pasteBytes: [UInt8] = []
+
+    public init() {}
+
+    /// True while a sequence, a character or a paste is half read: call `timeout()` if no more
+    /// bytes come within the escape delay (the paste delay while `isInPaste`).
+    public var isWaiting: Bool {
+        if case .ground = state { return false }
+        return true
+    }
+
+    public var isInPaste: Bool {
+        if case .paste = state { return true }
+        return false
+    }
+
+    public mutating func feed(_ bytes: some Sequence<UInt8>) -> [Event] {
+        var events: [Event] = []
+        for byte in bytes { step(byte, into: &events) }
+        return events
+    }
+
+    /// The input went quiet with something half read. A lone Esc is the Esc key; Esc and `[`
+    /// or `O` alone are Alt with that key; a paste whose end marker never came is delivered as
+    /// far as it got; anything else half read is dropped.
+    public mutating func timeout() -> [Event] {
+        defer { sequence = []; state = .ground }
+        switch state {
+        case .ground: return []
+        case .escape, .escapeEscape: return [.key(.escape)]
+        case .csi(alt: false) where sequence.isEmpty: return [.key(Key.character("[").adding(.alt))]
+        case .ss3(alt: false) where sequence.isEmpty: return [.key(Key.character("O").adding(.alt))]
+        case .paste:
+            let text = Self.pasteText(pasteBytes)
+            pasteBytes = []
+            return text.isEmpty ? [] : [.paste(text)]
+        default: return []
+        }
+    }
+
+    // MARK: the state machine
+
+    private mutating func step(_ byte: UInt8, into events: inout [Event]) {
+        switch state {
+        case .ground:
+            ground(byte, alt: false, into: &events)
+        case .escape:
+            switch byte {
+            case 0x5B: begin(.csi(alt: false))
+            case 0x4F: begin(.ss3(alt: false))
+            case 0x1B: state = .escapeEscape
+            default:
+                state = .ground
+                ground(byte, alt: true, into: &events)
+            }
+        case .escapeEscape:
+            switch byte {
+            case 0x5B: begin(.csi(alt: true))
+            case 0x4F: begin(.ss3(alt: true))
+            default:
+                // Esc pressed, then Esc and a key: the first is the Esc key.
+                events.append(.key(.escape))
+                state = .escape
+                step(byte, into: &events)
+            }
+        case .csi(let alt):
+            csi(byte, alt: alt, into: &events)
+        case .ss3(let alt):
+            switch byte {
+            case 0x30...0x3B:
+                collect(byte)
+            case 0x40...0x7E:
+                state = .ground
+                emit(TerminalKeyCodes.ss3(final: byte, parameters: Self.numbers(sequence)), alt: alt, into: &events)
+            default:
+                state = .ground
+                step(byte, into: &events)
+            }
+        case .linuxFunction(let alt):
+            state = .ground
+            if (0x41...0x45).contains(byte) { emit(.function(Int(byte) - 0x40), alt: alt, into: &events) }
+        case .x10Mouse:
+            sequence.append(byte)
+            if sequence.count == 3 {
+                state = .ground
+                if let mouse = TerminalKeyCodes.x10Mouse(sequence) { events.append(.mouse(mouse)) }
+            }
+        case .utf8(let remaining, let alt):
+            guard (0x80...0xBF).contains(byte) else {
+                state = .ground  // a broken character is dropped; the byte starts afresh
+                return step(byte, into: &events)
+            }
+            sequence.append(byte)
+            if remaining > 1 {
+                state = .utf8(remaining: remaining - 1, alt: alt)
+            } else {
+                state = .ground
+                if let scalar = String(validating: sequence, as: UTF8.self)?.unicodeScalars.first {
+                    emit(.character(Character(scalar)), alt: alt, into: &events)
+                }
+            }
+        case .skipping:
+            switch byte {
+            case 0x20...0x3F: break
+            case 0x40...0x7E: state = .ground
+            default:
+                state = .ground
+                step(byte, into: &events)
+            }
+        case .paste:
+            pasteByte(byte, into: &events)
+        }
+    }
+
+    private mutating func begin(_ next: State) {
+        state = next
+        sequence = []
+    }
+
+    private mutating func collect(_ byte: UInt8) {
+        sequence.append(byte)
+        if sequence.count > Self.sequenceLimit { begin(.skipping) }
+    }
+
+    private mutating func ground(_ byte: UInt8, alt: Bool, into events: inout [Event]) {
+        switch byte {
+        case 0x1B:
+            state = .escape
+        case 0x80...0xBF, 0xF8...0xFF, 0xC0, 0xC1:
+            break  // not the start of a UTF-8 character
+        case 0xC2...0xDF: startCharacter(byte, remaining: 1, alt: alt)
+        case 0xE0...0xEF: startCharacter(byte, remaining: 2, alt: alt)
+        case 0xF0...0xF7: startCharacter(byte, remaining: 3, alt: alt)
+        default:
+            emit(TerminalKeyCodes.singleByte(byte), alt: alt, into: &events)
+        }
+    }
+
+    private mutating func startCharacter(_ lead: UInt8, remaining: Int, alt: Bool) {
+        sequence = [lead]
+        state = .utf8(remaining: remaining, alt: alt)
+    }
+
+    private mutating func csi(_ byte: UInt8, alt: Bool, into events: inout [Event]) {
+        if sequence.isEmpty && byte == 0x4D && !alt { return begin(.x10Mouse) }       // ESC [ M
+        if sequence.isEmpty && byte == 0x5B { return begin(.linuxFunction(alt: alt)) } // ESC [ [
+        // rxvt ends Shift-Home and its like with `$`, which ECMA-48 counts as an intermediate.
+        let rxvtShift = byte == 0x24 && !sequence.isEmpty && sequence.allSatisfy { (0x30...0x39).contains($0) }
+        switch byte {
+        case 0x20...0x3F where !rxvtShift:
+            collect(byte)
+        case 0x40...0x7E, 0x24:
+            state = .ground
+            let parameters = sequence
+            sequence = []
+            if parameters.first == 0x3C {  // `<`: an SGR mouse report
+                if let mouse = TerminalKeyCodes.sgrMouse(Self.numbers(parameters.dropFirst()), final: byte) { events.append(.mouse(mouse)) }
+                return
+            }
+            // `?`, `>` and `=` begin replies to queries the app never sends.
+            guard parameters.first.map({ !(0x3D...0x3F).contains($0) }) ?? true else { return }
+            let numbers = Self.numbers(parameters)
+            if byte == 0x7E && numbers.first == 200 {
+                begin(.paste)
+                pasteBytes = []
+                return
+            }
+            emit(TerminalKeyCodes.csi(final: byte, parameters: numbers), alt: alt, into: &events)
+        default:
+            // A control byte inside a sequence: the sequence is broken, the byte is input.
+            state = .ground
+            sequence = []
+            step(byte, into: &events)
+        }
+    }
+
+    private func emit(_ key: Key?, alt: Bool, into events: inout [Event]) {
+        guard let key else { return }
+        events.append(.key(alt ? key.adding(.alt) : key))
+    }
+
+    // MARK: paste
+
+    private mutating func pasteByte(_ byte: UInt8, into events: inout [Event]) {
+        pasteBytes.append(byte)
+        if byte == 0x7E && pasteBytes.count >= Self.pasteEnd.count && pasteBytes.suffix(Self.pasteEnd.count).elementsEqual(Self.pasteEnd) {
+            pasteBytes.removeLast(Self.pasteEnd.count)
+            state = .ground
+            let text = Self.pasteText(pasteBytes)
+            pasteBytes = []
+            if !text.isEmpty { events.append(.paste(text)) }
+            return
+        }
+        guard pasteBytes.count >= Self.pasteChunkLimit + Self.pasteEnd.count else { return }
+        // Hand on what came so far, cut where neither a character, a CR LF nor a possible end
+        // marker is split.
+        var cut = Self.pasteChunkLimit
+        while cut > 0 && (0x80...0xBF).contains(pasteBytes[cut]) { cut -= 1 }
+        if cut > 0 && pasteBytes[cut - 1] == 0x0D { cut -= 1 }
+        let text = Self.pasteText(pasteBytes[..<cut])
+        pasteBytes.removeFirst(cut)
+        if !text.isEmpty { events.append(.paste(text)) }
+    }
+
+    /// Pasted bytes as text: invalid UTF-8 becomes U+FFFD, and CR LF or CR (what terminals
+    /// send for a line break) becomes LF.
+    static func pasteText(_ bytes: some Collection<UInt8>) -> String {
+        var normalized: [UInt8] = []
+        normalized.reserveCapacity(bytes.count)
+        var afterCR = false
+        for byte in bytes {
+            if byte == 0x0A && afterCR { afterCR = false; continue }
+            afterCR = byte == 0x0D
+            normalized.append(afterCR ? 0x0A : byte)
+        }
+        return String(decoding: normalized, as: UTF8.self)
+    }
+
+    /// The numbers of a parameter string: `1;5` is [1, 5]; an empty field is 0, and a field's
+    /// sub-parameters (after `:`) are left out. Numbers stop growing at 99 999.
+    static func numbers(_ bytes: some Collection<UInt8>) -> [Int] {
+        guard !bytes.isEmpty else { return [] }
+        var result: [Int] = [0]
+        var inSubparameter = false
+        for byte in bytes {
+            switch byte {
+            case 0x3B:
+                result.append(0)
+                inSubparameter = false
+            case 0x3A: inSubparameter = true
+            case 0x30...0x39 where !inSubparameter:
+                result[result.count - 1] = min(result[result.count - 1] * 10 + Int(byte - 0x30), 99_999)
+            default: break
+            }
+        }
+        return result
+    }
+}
