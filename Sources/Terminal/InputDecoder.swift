@@ -52,14 +52,16 @@ public struct InputDecoder: Sendable {
         return events
     }
 
-    /// The input went quiet with something half read. A lone Esc is the Esc key; Esc and `[`
-    /// or `O` alone are Alt with that key; a paste whose end marker never came is delivered as
+    /// The input went quiet with something half read. A lone Esc is the Esc key, and two are
+    /// two presses (Esc twice, quickly, to back out twice; an Alt-Esc no screen uses would
+    /// swallow one); Esc and `[` or `O` alone are Alt with that key; a paste whose end marker never came is delivered as
     /// far as it got; anything else half read is dropped.
     public mutating func timeout() -> [Event] {
         defer { sequence = []; state = .ground }
         switch state {
         case .ground: return []
-        case .escape, .escapeEscape: return [.key(.escape)]
+        case .escape: return [.key(.escape)]
+        case .escapeEscape: return [.key(.escape), .key(.escape)]
         case .csi(alt: false) where sequence.isEmpty: return [.key(Key.character("[").adding(.alt))]
         case .ss3(alt: false) where sequence.isEmpty: return [.key(Key.character("O").adding(.alt))]
         case .paste:

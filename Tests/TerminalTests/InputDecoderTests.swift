@@ -120,6 +120,11 @@ struct InputDecoderTests {
         #expect(decoder.feed(Array("1".utf8)) == [.key(.character("1"))])
     }
 
+    @Test func escapePressedTwiceQuicklyIsTwoEscapes() {
+        #expect(Self.decode("\u{1B}\u{1B}") == [.key(.escape), .key(.escape)])
+        #expect(Self.decode("\u{1B}\u{1B}x") == [.key(.escape), .key(Key.character("x").adding(.alt))])
+    }
+
     @Test func aHalfSequenceAtTheTimeoutIsDropped() {
         var decoder = InputDecoder()
         #expect(decoder.feed(Array("\u{1B}[1;".utf8)).isEmpty)
