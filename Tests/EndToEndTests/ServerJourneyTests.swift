@@ -72,6 +72,18 @@ struct ServerJourneyTests {
         try quit(phone, laptop)
     }
 
+    /// What another tool does to the defaults: read the plist, set one key, replace the file.
+    static let writeSetting = """
+    import os, plistlib, sys
+    path, key, value = sys.argv[1:4]
+    with open(path, "rb") as f:
+        values = plistlib.load(f)
+    values[key] = value
+    with open(path + ".tool", "wb") as f:
+        plistlib.dump(values, f)
+    os.replace(path + ".tool", path)
+    """
+
     @Test("the password, given in PGPASSWORD and in the address, is never in the defaults, the state, a log, the screen or cloud status; the settings refuse it")
     func credentialsStayOut() throws {
         let server = try ThrowAwayServer()
@@ -109,8 +121,13 @@ struct ServerJourneyTests {
         _ = try phone.waitFor("the settings closed") { !$0.joined(separator: "\n").contains("Sync Reading Position") }
         let typingEnds = phone.captures.count
 
+        // `wonderland defaults write` refuses an address with a password, and changes nothing.
+        let refusedWrite = try phone.wonderland(["defaults", "write", "WLSyncServer", withPassword], environment: environment)
+        #expect(refusedWrite.status == 1, "\(refusedWrite.output)")
+        #expect(!refusedWrite.output.contains(server.password), "\(refusedWrite.output)")
         // Another tool writes the password into the setting: the app takes it out and says so.
-        let written = try phone.wonderland(["defaults", "write", "WLSyncServer", withPassword], environment: environment)
+        let defaultsFile = phone.home.appendingPathComponent(".config/wonderland/defaults.plist").path
+        let written = try Subprocess.run(["python3", "-c", Self.writeSetting, defaultsFile, "WLSyncServer", withPassword])
         #expect(written.status == 0, "\(written.output)")
         _ = try phone.waitForText("held a password", timeout: 15)
         try phone.press("Enter")
