@@ -15,8 +15,8 @@ struct CommandLineConventionTests {
     ]
     static let topLevelCommands = ["plist", "defaults", "cloud", "state", "settings"]
 
-    /// Runs the binary in an empty home with a clean environment; `streams` picks what is
-    /// kept: "2>&1" both, ">/dev/null 2>&1"-style redirections otherwise.
+    /// Runs the binary in an empty home with a clean environment; `redirection` (shell syntax)
+    /// picks what is kept: "2>&1" both streams, "2>/dev/null" stdout, "2>&1 >/dev/null" stderr.
     static func wonderland(_ arguments: [String], keeping redirection: String = "2>&1") throws -> (status: Int32, output: String) {
         let home = try HomeFolder()
         let script = "\"$0\" \"$@\" \(redirection)"
