@@ -8,7 +8,7 @@ import WonderlandApp
 /// `wonderland defaults`: read and write the app's defaults from the shell, like macOS
 /// `defaults` on the domain `wonderland`. It goes through `DefaultsStore`, so it merges under the
 /// lock with running instances, and they see its writes live.
-struct DefaultsCommand: ParsableCommand {
+struct DefaultsCommand: CommandGroup {
     static let configuration = CommandConfiguration(
         commandName: "defaults",
         abstract: "Read and write wonderland's defaults, like macOS defaults.",
@@ -77,14 +77,15 @@ struct DefaultsCommand: ParsableCommand {
         func run() throws {
             if arguments.first == "--help" || arguments.first == "-h" { throw CleanExit.helpRequest(self) }
             guard let key = arguments.first, arguments.count >= 2 else {
-                throw DefaultsCommand.fail("write needs a key and a value: wonderland defaults write KEY [-type] VALUE")
+                throw UsageProblem(message: "defaults write needs a key and a value: wonderland defaults write KEY [-type] VALUE")
             }
             let store = DefaultsCommand.openStore()
             let value: PropertyListValue
             do {
                 value = try DefaultsValueParser.parse(Array(arguments.dropFirst()), existing: store.persistentDomain[key])
             } catch let error as DefaultsValueParser.Failure {
-                throw DefaultsCommand.fail(error.message)
+                // A value of the wrong form is the command line's fault: a usage error.
+                throw UsageProblem(message: "defaults write: " + error.message)
             }
             if let refusal = DefaultsCommand.refusal(forKey: key, value: value) { throw DefaultsCommand.fail(refusal) }
             store.set(value, forKey: key)

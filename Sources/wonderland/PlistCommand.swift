@@ -5,10 +5,15 @@ import PropertyList
 
 /// `wonderland plist`: check, show and convert property lists and keyed archives, in the
 /// spirit of plutil. Failures are one line on stderr and exit status 1.
-struct PlistCommand: ParsableCommand {
+struct PlistCommand: CommandGroup {
     static let configuration = CommandConfiguration(
         commandName: "plist",
         abstract: "Check, print and convert property lists and keyed archives.",
+        discussion: """
+            Reads XML and binary property lists, within size and depth limits. A file that \
+            cannot be read or parsed is one line on standard error and exit status 1, and is \
+            left as it was.
+            """,
         subcommands: [Lint.self, Print.self, Convert.self]
     )
 

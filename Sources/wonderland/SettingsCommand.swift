@@ -12,6 +12,11 @@ struct SettingsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "settings",
         abstract: "Change the app's settings in a settings screen (a running app sees changes within a second).",
+        discussion: """
+            The screen is built from wonderland's Settings.bundle schema and writes the same \
+            defaults file as `wonderland defaults`. With --bundle, another app's \
+            Settings.bundle is shown, on a defaults file of its own.
+            """,
         subcommands: [SettingsLintCommand.self])
 
     @Option(help: "Show this Settings.bundle instead of wonderland's own, with its own defaults (bundle-NAME.plist beside defaults.plist).")

@@ -8,10 +8,15 @@ import WonderlandApp
 
 /// `wonderland state`: what the app will come back to, where it is kept, and a way to start
 /// over.
-struct StateCommand: ParsableCommand {
+struct StateCommand: CommandGroup {
     static let configuration = CommandConfiguration(
         commandName: "state",
         abstract: "Show, locate or reset the saved place (the restoration archive).",
+        discussion: """
+            The saved place is $XDG_STATE_HOME/wonderland/restoration.archive (default \
+            ~/.local/state/wonderland/), an NSKeyedArchiver archive the app writes as you go \
+            and reads at launch. `wonderland --fresh` starts on the default screens instead.
+            """,
         subcommands: [Show.self, Path.self, Reset.self]
     )
 

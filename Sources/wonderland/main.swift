@@ -36,7 +36,14 @@ struct Wonderland: ParsableCommand {
     @Option(help: ArgumentHelp("Open this .txt, .md or .epub file in the Book tab.", valueName: "path"))
     var book: String?
 
+    @Flag(help: ArgumentHelp("Print the manual page (roff) and exit.", visibility: .hidden))
+    var generateManual = false
+
     func run() throws {
+        if generateManual {
+            print(ManualPage.render(), terminator: "")
+            return
+        }
         let environment = ProcessEnvironment.current()
         let launch = LaunchOptions(location: location, bookPath: book, environment: environment)
         if let problem = launch.problem { throw UsageProblem(message: problem) }
@@ -68,7 +75,7 @@ enum AppDefaults {
     }
 }
 
-/// A command line the app cannot start with: one line on standard error, exit status 2, and
+/// A command line wonderland cannot act on: one line on standard error, exit status 2, and
 /// the terminal never touched.
 struct UsageProblem: Error {
     let message: String
@@ -91,7 +98,7 @@ do {
     // A misspelt option or a missing value: one line, not the usage screen (--help shows it).
     if Wonderland.exitCode(for: error) == .validationFailure {
         let first = Wonderland.message(for: error).split(separator: "\n").first.map(String.init) ?? "bad arguments"
-        UsageProblem.exit(first + " (see wonderland --help)")
+        UsageProblem.exit(first + " (see \(UsageHint.helpCommand(for: AppDefaults.argumentSplit.remaining)))")
     }
     Wonderland.exit(withError: error)
 }
