@@ -1,4 +1,5 @@
 import ArgumentParser
+import Defaults
 import Foundation
 import KeyedArchive
 import PropertyList
@@ -53,10 +54,27 @@ struct PlistCommand: CommandGroup {
         @Argument(help: "The file to print.")
         var file: String
 
+        /// A defaults file another tool wrote may hold a sync address with its password in it:
+        /// no command prints a password, so a top-level address loses it (the file is unchanged).
+        static func withoutPasswords(_ value: PropertyListValue) -> (PropertyListValue, [String]) {
+            guard case .dictionary(var fields) = value else { return (value, []) }
+            var redacted: [String] = []
+            for key in fields.keys.sorted() {
+                guard case .string(let text)? = fields[key], let split = URLPassword.split(from: text) else { continue }
+                fields[key] = .string(split.address)
+                redacted.append(key)
+            }
+            return (.dictionary(fields), redacted)
+        }
+
         func run() throws {
             try PlistFile.reportingFailure(of: file) {
-                let (value, _) = try PlistFile.read(file)
+                let (read, _) = try PlistFile.read(file)
+                let (value, redacted) = Self.withoutPasswords(read)
                 print(try PropertyListPrinter.render(value, limits: PlistFile.limits, decodingArchivedData: true), terminator: "")
+                for key in redacted {
+                    FileHandle.standardError.write(Data("wonderland plist: the password in \(key)'s address was left out\n".utf8))
+                }
             }
         }
     }

@@ -113,3 +113,22 @@ private func write(_ data: Data, _ name: String, in directory: URL) throws -> St
         #expect(run.stdout.contains("k…"))
     }
 }
+
+/// A defaults file another tool wrote with a sync address holding its password: printed without
+/// the password, said on standard error, and the file itself left as it was.
+@Test func aPasswordInAnAddressIsNeverPrinted() throws {
+    try withDirectory { directory in
+        let value = PropertyListValue.dictionary([
+            "WLSyncServer": .string("postgres://alice:s3cret@db.example.org/wl"), "WLOther": .string("kept"),
+        ])
+        let data = try PropertyListSerializer.data(from: value, format: .xml)
+        let file = try write(data, "defaults.plist", in: directory)
+        let run = try wonderland(["print", file])
+        #expect(run.status == 0)
+        #expect(!run.stdout.contains("s3cret"))
+        #expect(run.stdout.contains("postgres://alice@db.example.org/wl"))
+        #expect(run.stdout.contains("kept"))
+        #expect(run.stderr.contains("password in WLSyncServer"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == data)
+    }
+}
