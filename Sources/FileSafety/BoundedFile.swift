@@ -47,10 +47,19 @@ public enum BoundedFile {
     }
 
     /// Reads the whole of `path`, refusing anything but a regular file of at most `limit` bytes.
-    public static func read(path: String, limit: FileLimit) throws(Failure) -> Data {
-        let (descriptor, size) = try openRegularFile(path: path, limit: limit)
+    /// Without `followingLinks`, a symbolic link in its place is refused too (files of the app's
+    /// own that nothing should have replaced).
+    public static func read(path: String, limit: FileLimit, followingLinks: Bool = true) throws(Failure) -> Data {
+        let (descriptor, size) = try openRegularFile(path: path, limit: limit, followingLinks: followingLinks)
         defer { close(descriptor) }
         return try readAll(descriptor: descriptor, path: path, limit: limit, expectedSize: size)
+    }
+
+    /// The first `count` bytes of a regular file of any size (all of it when shorter).
+    public static func readHead(path: String, count: Int, followingLinks: Bool = true) throws(Failure) -> Data {
+        let (descriptor, size) = try openRegularFile(path: path, limit: nil, followingLinks: followingLinks)
+        defer { close(descriptor) }
+        return try readPrefix(descriptor: descriptor, count: count, path: path, expectedSize: min(size, count))
     }
 
     /// Opens `path`, checks it is a regular file within `limit`, and runs `body` with the open
@@ -58,7 +67,7 @@ public enum BoundedFile {
     /// after.
     public static func withRegularFile<Result>(path: String, limit: FileLimit,
                                                _ body: (_ descriptor: Int32, _ size: Int) throws -> Result) throws -> Result {
-        let (descriptor, size) = try openRegularFile(path: path, limit: limit)
+        let (descriptor, size) = try openRegularFile(path: path, limit: limit, followingLinks: true)
         defer { close(descriptor) }
         return try body(descriptor, size)
     }
@@ -99,9 +108,14 @@ public enum BoundedFile {
         return Data(bytesNoCopy: buffer, count: filled, deallocator: .free)
     }
 
-    private static func openRegularFile(path: String, limit: FileLimit) throws(Failure) -> (descriptor: Int32, size: Int) {
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw openFailure(path: path, code: errno) }
+    /// `limit` nil: any size.
+    private static func openRegularFile(path: String, limit: FileLimit?, followingLinks: Bool) throws(Failure) -> (descriptor: Int32, size: Int) {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW))
+        guard descriptor >= 0 else {
+            let code = errno
+            if code == ELOOP, !followingLinks { throw .notRegularFile(path: path, kind: .symbolicLink) }
+            throw openFailure(path: path, code: code)
+        }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             let code = errno
@@ -113,7 +127,7 @@ public enum BoundedFile {
             close(descriptor)
             throw .notRegularFile(path: path, kind: kind)
         }
-        guard Int64(status.st_size) <= Int64(limit.bytes) else {
+        if let limit, Int64(status.st_size) > Int64(limit.bytes) {
             close(descriptor)
             throw .tooLarge(path: path, size: Int64(status.st_size), limit: limit)
         }

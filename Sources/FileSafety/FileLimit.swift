@@ -22,6 +22,10 @@ extension FileLimit {
     public static let restorationArchive = FileLimit(bytes: 64 << 20, name: "a restoration archive")
     /// restoration.log: the app keeps it near 64 KB.
     public static let restorationLog = FileLimit(bytes: 1 << 20, name: "the restoration log")
+    /// The synced store's local copy (`synced-store/`); it holds at most the store's 1 MB.
+    public static let syncedStoreCopy = FileLimit(bytes: 16 << 20, name: "the synced store's copy")
+    /// `device-id`: a device identifier is at most 64 characters.
+    public static let syncIdentity = FileLimit(bytes: 256, name: "this machine's sync identity")
 
     // Files that come with the app, or that the user points it at.
 

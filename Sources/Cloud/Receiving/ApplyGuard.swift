@@ -135,7 +135,7 @@ final class ApplyGuard: @unchecked Sendable {
     /// The entries of a marker or quarantine file, reading at most `limit` bytes; lines that do
     /// not parse are left out.
     private static func readEntries(_ url: URL, limit: Int) -> [Entry] {
-        guard let bytes = BoundedFileRead.regularFile(url.path, limit: limit, truncating: true) else { return [] }
+        guard let bytes = try? BoundedFile.readHead(path: url.path, count: limit, followingLinks: false) else { return [] }
         return String(decoding: bytes, as: UTF8.self).split(separator: "\n").compactMap(Entry.init(line:))
     }
 

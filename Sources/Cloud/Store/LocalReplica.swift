@@ -121,17 +121,14 @@ public struct LocalReplicaFile: Sendable {
         }
     }
 
-    /// The copy holds at most the store's 1 MB and its removals; a file many times that is
-    /// not one this app wrote.
-    static let maximumSize = 16 << 20
-
     private func readUnlocked(warning: inout String?) -> LocalReplica? {
         let data: Data
-        switch BoundedFileRead.read(url.path, limit: Self.maximumSize) {
-        case .missing, .unreadable: return nil
-        case .notRegularFile: return moveAside(because: "it is not a regular file", warning: &warning)
-        case .tooLarge(let bytes, let limit): return moveAside(because: "it is \(bytes) bytes, more than \(limit)", warning: &warning)
-        case .bytes(let bytes): data = Data(bytes)
+        do { data = try BoundedFile.read(path: url.path, limit: .syncedStoreCopy, followingLinks: false) } catch {
+            switch error {
+            case .missing, .unreadable: return nil
+            case .notRegularFile: return moveAside(because: "it is not a regular file", warning: &warning)
+            case .tooLarge: return moveAside(because: error.reason, warning: &warning)
+            }
         }
         do {
             let value = try BinaryPropertyListReader.read(data)

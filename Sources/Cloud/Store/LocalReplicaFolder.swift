@@ -50,11 +50,15 @@ public struct LocalReplicaFolder: Sendable {
         let file = url.appendingPathComponent("device-id")
         for _ in 0..<3 {
             // Read bounded and only from a regular file: anything else in its place is damage.
-            switch BoundedFileRead.read(file.path, limit: 256) {
-            case .missing, .unreadable: break
-            case let read:
-                var text = ""
-                if case .bytes(let bytes) = read { text = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) }
+            let read: Data?
+            do { read = try BoundedFile.read(path: file.path, limit: .syncIdentity, followingLinks: false) } catch {
+                switch error {
+                case .missing, .unreadable: read = nil
+                case .notRegularFile, .tooLarge: read = Data()
+                }
+            }
+            if let read {
+                let text = String(decoding: read, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
                 if let device = DeviceIdentifier(text) { return device }
                 let moved = try? AtomicFile.moveAside(file, label: "damaged")
                 warning = "This machine's sync identity \(file.path) could not be read; it was moved to \(moved?.lastPathComponent ?? "?") and a new one was made."
