@@ -4,7 +4,8 @@ import Defaults
 import Foundation
 
 /// What the app syncs and where, from the Sync group of the settings. Only the pin and the
-/// reading positions sync; map type and tracking mode stay on each device, as the seed argues.
+/// reading positions sync; map type and tracking mode stay on each device, which may differ in
+/// screen and use.
 public enum CloudSettings {
     public static let syncLocationsKey = "HPSyncLocations"
     public static let syncReadingPositionKey = "WLSyncReadingPosition"
