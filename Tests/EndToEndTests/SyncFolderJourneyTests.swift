@@ -70,6 +70,31 @@ struct SyncFolderJourneyTests {
         }
     }
 
+    @Test("`cloud init`: 2 for a usage mistake, 1 when something is in the way, a PATH elsewhere says how to use it")
+    func cloudInitExitStatuses() throws {
+        let folder = try MissingFolder()
+        let home = try HomeFolder()
+        let usage = try cloud(["init", "one", "two"], home: home.url, folder: folder.url)
+        #expect(usage.status == 2, "\(usage.output)")
+        let empty = try cloud(["init", " "], home: home.url, folder: folder.url)
+        #expect(empty.status == 2 && empty.output.contains("the path is empty"), "\(empty.output)")
+        let address = try cloud(["init", "postgres://alice@db/wl"], home: home.url, folder: folder.url)
+        #expect(address.status == 2 && address.output.contains("a server address goes in Sync Server"), "\(address.output)")
+
+        let file = folder.parent.appendingPathComponent("a-file")
+        #expect(FileManager.default.createFile(atPath: file.path, contents: Data("mine".utf8)))
+        let inTheWay = try cloud(["init", file.path], home: home.url, folder: folder.url)
+        #expect(inTheWay.status == 1, "\(inTheWay.output)")
+        #expect(inTheWay.output.contains("cannot create \(file.path): Not a directory"), "\(inTheWay.output)")
+        #expect(try Data(contentsOf: file) == Data("mine".utf8))
+
+        let elsewhere = folder.parent.appendingPathComponent("elsewhere")
+        let made = try cloud(["init", elsewhere.path], home: home.url, folder: folder.url)
+        #expect(made.status == 0)
+        #expect(made.output.contains("wonderland defaults write WLSyncFolder \(elsewhere.path)"), "\(made.output)")
+        #expect(!folder.exists, "only the folder asked for is made")
+    }
+
     @Test("`c` on the Sync Folder row asks, then creates the folder; the app syncs")
     func theSyncSettingsCreateTheFolderAfterAQuestion() throws {
         let folder = try MissingFolder()
