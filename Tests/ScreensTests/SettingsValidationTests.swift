@@ -179,6 +179,22 @@ struct SettingsValidationTests {
         #expect(store.object(forKey: "mail") == .string("alice@example.org"))
     }
 
+    @Test func aWrongValueSavedByAnotherToolIsMarkedAndItsProblemShownWhenSelected() throws {
+        let store = InMemoryPreferenceStore(values: ["port": .string("99999")])
+        let (pilot, screen, _) = makePilot(columns: 180, store: store)
+        let portRow = try #require(row(pilot, "Port"))
+        #expect(pilot.content[portRow].contains("! 99999"))
+        #expect(pilot.style(of: "! 99999", row: portRow)?.foreground == .yellow)
+        #expect(screen.select(rowID: "port"))
+        try pilot.press()
+        #expect(pilot.hintBar.hasSuffix(" ! port “99999” is not a number from 1 to 65535"), "\(pilot.hintBar)")
+        // Editing starts from the saved text, which must be put right before it is saved again.
+        try pilot.press(.enter)
+        #expect(screen.state.editingText == "99999")
+        try pilot.press(.enter)
+        #expect(screen.isEditing)
+    }
+
     @Test func aRowKeyShowsOnItsRowOnlyAndRuns() throws {
         var ran: [String] = []
         let keys = ["beacon": [SettingsRowKey(.character("c"), help: "Call the beacon") { pane in ran.append(pane.pane.name) }]]

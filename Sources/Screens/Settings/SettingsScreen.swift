@@ -263,6 +263,10 @@ public final class SettingsScreen: Screen {
             default: return nil
             }
         }
+        if let row = selectedRow, case .textField(let field) = specifier(of: row), case .string(let text)? = value(of: .textField(field)),
+           let problem = formats.problem(forKey: field.key, text: text) {
+            return "! " + problem
+        }
         if let row = selectedRow, case .slider(let slider) = specifier(of: row) {
             let number = slider.number(value(of: .slider(slider)))
             return "\(SettingsValue.format(number)) (\(SettingsValue.format(slider.minimumValue))–\(SettingsValue.format(slider.maximumValue)))"
@@ -478,6 +482,12 @@ public final class SettingsScreen: Screen {
         case .textField(let field):
             guard case .string(let text)? = value, !text.isEmpty else { return ("—", dim) }
             if field.isSecure { return (String(repeating: "•", count: min(text.count, max(1, room))), base) }
+            // Saved by another tool in a form the app cannot use: marked, its problem in the status line.
+            if formats.problem(forKey: field.key, text: text) != nil {
+                var warning = base
+                warning.foreground = .yellow
+                return ("! " + DisplayWidth.truncate(text, to: max(0, room - 2)), warning)
+            }
             return (DisplayWidth.truncate(text, to: room), base)
         case .titleValue(let titleValue):
             let shown = titleValue.choices?.title(for: value) ?? value.map(SettingsValue.display) ?? ""
