@@ -108,6 +108,27 @@ struct SettingsValidationJourneyTests {
         _ = try tmux.waitForText("exit=0")
     }
 
+    @Test("`wonderland settings` at 40 columns: the problem is one line cut with “…”, Enter refuses, Esc and q leave the saved value as it was")
+    func theSettingsProgramAtFortyColumns() throws {
+        let tmux = try TmuxSession(columns: 40, rows: 14)
+        try tmux.run("clear; \(tmux.binary) defaults write HPManualLocation 48.8566,2.3522; \(tmux.binary) settings; echo \"exit=$?\"")
+        _ = try tmux.waitForText("Sync Locations")
+        try retype(tmux, moving: Bytes.down, times: 6, "48.8566;2.3522")
+        let screen = try waitForProblem(tmux, under: "Manual Location", "! expected LAT,LON")
+        let row = try #require(screen.firstIndex { $0.contains("Manual Location") })
+        let problem = screen[row + 1]
+        tmux.check(problem.trimmingCharacters(in: .whitespaces).hasSuffix("…"), "cut with an ellipsis: \(problem)")
+        tmux.check(problem.count <= 40, "within the width: \(problem)")
+        try send(tmux, Bytes.enter)
+        try waitForProblem(tmux, under: "Manual Location", "! expected LAT,LON")
+        try send(tmux, Bytes.escape)
+        _ = try tmux.waitFor("the field closed") { !$0.joined().contains("! expected") }
+        try send(tmux, Array("q".utf8))
+        _ = try tmux.waitForText("exit=0")
+        let saved = savedDefaults(tmux)
+        tmux.check(saved.contains("48.8566,2.3522") && !saved.contains(";2.3522"), "\(saved)")
+    }
+
     @Test("`defaults write` refuses what the settings refuse, with the same words, exit 1")
     func theCommandLineRefusesTheSame() throws {
         let tmux = try TmuxSession(columns: 120, rows: 10)
