@@ -227,11 +227,11 @@ public final class SettingsScreen: Screen {
             cancelEditing()
             return true
         }
-        let text = field.autocapitalizationType.apply(to: state.editingText)
-        if formats.problem(forKey: key, text: text) != nil {
+        if draftProblem != nil {
             setNeedsDisplay()
             return false
         }
+        let text = field.autocapitalizationType.apply(to: state.editingText)
         cancelEditing()
         write(.string(text), forKey: key)
         return true
