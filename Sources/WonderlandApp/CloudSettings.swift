@@ -41,6 +41,17 @@ public enum CloudSettings {
         return URL(fileURLWithPath: path).standardizedFileURL
     }
 
+    /// What is wrong with `text` as the Sync Folder setting, or nil. Any path is a folder's
+    /// (relative ones are taken from HOME); what cannot be one is refused: a server address
+    /// (its place is Sync Server), a control character, more than a path may hold.
+    @Sendable public static func folderProblem(_ text: String) -> String? {
+        let path = text.trimmingCharacters(in: .whitespaces)
+        if PostgresSyncAddress.looksLikeAddress(path) { return "a server address goes in Sync Server, not Sync Folder" }
+        if path.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return "a folder's path has no control characters" }
+        if path.utf8.count >= Int(PATH_MAX) { return "longer than a path may be (\(PATH_MAX) bytes)" }
+        return nil
+    }
+
     /// Where the store syncs. The environment beats the settings (it is this run's choice);
     /// at each level a server address beats a folder. `removedPassword` is the password the
     /// app took out of the Sync Server setting this run, used while the setting still names
