@@ -14,19 +14,6 @@ struct BookKeysJourneyTests {
         return book
     }
 
-    private func quit(_ tmux: TmuxSession) throws {
-        try tmux.type("q")
-        try tmux.waitForText("exit=0")
-    }
-
-    /// The text between the borders of a box's row `offset` rows below the row holding `text`.
-    private func boxRow(_ screen: [String], below text: String, offset: Int) -> String? {
-        guard let row = screen.firstIndex(where: { $0.contains(text) }), row + offset < screen.count else { return nil }
-        let line = screen[row + offset]
-        guard let first = line.firstIndex(of: "│"), let last = line.lastIndex(of: "│"), first < last else { return nil }
-        return line[line.index(after: first)..<last].trimmingCharacters(in: .whitespaces)
-    }
-
     @Test("--book PATH shows the Book tab, over the Characters tab saved at the last quit")
     func bookOptionShowsTheBookTab() throws {
         let tmux = try TmuxSession(columns: 80, rows: 24)
@@ -34,12 +21,12 @@ struct BookKeysJourneyTests {
         try tmux.launchApp()
         try tmux.type("2")
         try tmux.waitForText("▸ Alice")
-        try quit(tmux)
+        try tmux.quitApp()
         try tmux.launchApp("--book \(book.path)")
         let screen = try tmux.waitForText("CHAPTER I")
         tmux.check(!screen.joined().contains("▸ Alice"), "not the saved Characters tab")
         tmux.check(screen[23].contains("Space Next page"), "the reader's keys in the hint bar")
-        try quit(tmux)
+        try tmux.quitApp()
     }
 
     @Test("the search prompt starts empty; ↑ brings back the last search")
@@ -55,13 +42,13 @@ struct BookKeysJourneyTests {
         try tmux.waitFor("the prompt gone") { !$0.joined().contains("Find in the book") }
         try tmux.type("/")
         let asked = try tmux.waitForText("Find in the book")
-        tmux.check(boxRow(asked, below: "Find in the book", offset: 2) == "", "the field starts empty")
+        tmux.check(TmuxSession.boxRow(asked, below: "Find in the book", offset: 2) == "", "the field starts empty")
         try tmux.sendRaw("\u{1B}[A")  // ↑
-        let recalled = try tmux.waitFor("the last search back") { boxRow($0, below: "Find in the book", offset: 2) == "CHAPTER III" }
+        let recalled = try tmux.waitFor("the last search back") { TmuxSession.boxRow($0, below: "Find in the book", offset: 2) == "CHAPTER III" }
         tmux.check(recalled.contains { $0.contains("Search") })
         try tmux.press("Escape")
         try tmux.waitFor("the prompt gone") { !$0.joined().contains("Find in the book") }
-        try quit(tmux)
+        try tmux.quitApp()
     }
 
     @Test("Tab completes a path from ~ ($HOME) in the Open prompt, and the book opens")
@@ -69,10 +56,7 @@ struct BookKeysJourneyTests {
         let tmux = try TmuxSession(columns: 80, rows: 24)
         _ = try writeBook(in: tmux, at: "books/alice-tale.txt")
         try tmux.launchApp()
-        try tmux.type("3")
-        try tmux.waitForText("o Open")
-        try tmux.type("o")
-        try tmux.waitForText("Open a book")
+        try tmux.openBookPrompt()
         try tmux.type("~/bo")
         try tmux.sendRaw([0x09])
         try tmux.waitForText("~/books/")
@@ -82,17 +66,14 @@ struct BookKeysJourneyTests {
         try tmux.press("Enter")
         let screen = try tmux.waitForText("CHAPTER I")
         tmux.check(!screen.joined().contains("Open a book"))
-        try quit(tmux)
+        try tmux.quitApp()
     }
 
     @Test("at 40 columns a long message is cut with “…”, and M shows it whole")
     func longMessageAtFortyColumns() throws {
         let tmux = try TmuxSession(columns: 40, rows: 12)
         try tmux.launchApp()
-        try tmux.type("3")
-        try tmux.waitForText("o Open")
-        try tmux.type("o")
-        try tmux.waitForText("Open a book")
+        try tmux.openBookPrompt()
         let missing = "/tmp/Through the Looking-Glass, and What Alice Found There, second edition.txt"
         try tmux.type(missing)
         try tmux.press("Enter")
@@ -105,13 +86,10 @@ struct BookKeysJourneyTests {
         tmux.check(screen[0].contains("3 Book"), "the tab bar stays on its row")
         try tmux.type("M")
         let messages = try tmux.waitForText("Messages")
-        let text = messages.compactMap { row -> String? in
-            guard let first = row.firstIndex(of: "│"), let last = row.lastIndex(of: "│"), first < last else { return nil }
-            return row[row.index(after: first)..<last].trimmingCharacters(in: [" ", "↑", "↓", "•"])
-        }.joined(separator: " ")
+        let text = messages.compactMap { TmuxSession.insideBox($0)?.trimmingCharacters(in: [" ", "↑", "↓", "•"]) }.joined(separator: " ")
         tmux.check(text.contains("second edition.txt"), "the whole path can be read: \(text)")
         try tmux.press("Escape")
         try tmux.waitFor("messages closed") { !$0.joined().contains("Messages") }
-        try quit(tmux)
+        try tmux.quitApp()
     }
 }
