@@ -49,6 +49,15 @@ struct ReaderMotionTests {
         #expect(harness.reader.anchor == book.chapters[2].offset)
     }
 
+    @Test("without a book at 40×10, the text that does not fit ends with “…”; at 80×24 it is whole")
+    func noBookTextIsCutWithAnEllipsis() throws {
+        let small = ReaderHarness(columns: 40, rows: 10)
+        #expect(small.lines.dropLast().contains { $0.hasSuffix("…") }, "\(small.lines)")
+        let large = ReaderHarness(columns: 80, rows: 24)
+        #expect(large.lines.joined(separator: " ").contains("press o to open"))
+        #expect(!large.lines.contains { $0.hasSuffix("…") })
+    }
+
     /// A folder of books to complete in.
     private func library() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wl-complete-\(UUID().uuidString.prefix(8))")
