@@ -33,7 +33,7 @@ struct KeysEverywhereJourneyTests {
         try tmux.quitApp()
     }
 
-    @Test("End as tmux sends it in the notes editor goes to the line's end; the editor stays open")
+    @Test("End as tmux sends it in the notes editor goes to the line's end, the editor stays open; a click places the cursor")
     func endInTheNotesEditor() throws {
         let tmux = try TmuxSession(columns: 80, rows: 24)
         try tmux.launchApp()
@@ -52,6 +52,12 @@ struct KeysEverywhereJourneyTests {
             $0.contains(" Curiouser and curiouser") && $0[23].hasSuffix("Ln 1, Col 24")
         }
         tmux.check(screen.contains { $0.hasPrefix("─ Notes (editing") }, "still editing")
+        // A click on a word places the cursor before it.
+        let row = try #require(screen.firstIndex(of: " Curiouser and curiouser"))
+        try tmux.click(x: 11, y: row)
+        try tmux.waitFor("the cursor where the click was") { $0[23].hasSuffix("Ln 1, Col 11") }
+        try tmux.type("so ")
+        try tmux.waitForText(" Curiouser so and curiouser")
         try tmux.press("Escape")
         try tmux.waitForText("Notes (e to edit)")
         try tmux.quitApp()
