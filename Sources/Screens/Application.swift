@@ -322,7 +322,7 @@ public final class Application {
     }
 
     /// Keeps a message the hint bar had to cut, so it can be read whole.
-    func noteCutStatus(_ text: String) {
+    private func noteCutStatus(_ text: String) {
         messageLog.note(text, from: "status")
     }
 
