@@ -17,6 +17,8 @@ public final class Application {
     /// Keys and mouse events handled so far: the user's moves, which are what change the place
     /// the app should come back to (a redraw for a GPS fix or loaded map data is not one).
     public private(set) var inputEventsHandled = 0
+    /// The messages shown so far, for the messages overlay (`M`).
+    public private(set) var messageLog = MessageLog()
 
     private var observers: [ObjectIdentifier: ApplicationLifecycleObserver] = [:]
     private var observerOrder: [ObjectIdentifier] = []
@@ -176,6 +178,9 @@ public final class Application {
                 // prompts keep taking every key.
                 presentHelp()
                 needsDisplay = true
+            } else if case .key(let key) = event, asksForMessages(key), !modal.children.isEmpty {
+                presentMessages()  // its schema errors, cut to a line each, can be read whole
+                needsDisplay = true
             }
             return
         }
@@ -229,7 +234,7 @@ public final class Application {
     public var globalBindings: [KeyBinding] {
         // While a text field has focus `?` and `q` are text: the bar offers F1 and ^C instead.
         let typing = acceptsTextInput
-        var bindings = [helpBinding]
+        var bindings = [helpBinding, messagesBinding]
         if !typing {
             bindings.append(KeyBinding(.character("q"), help: "Quit") { [unowned self] in self.terminate(.quit) })
         }
@@ -249,7 +254,16 @@ public final class Application {
     /// help alone.
     private var pinnedBindings: [KeyBinding] {
         guard let modal = modals.last else { return globalBindings }
-        return modal.children.isEmpty ? [] : [helpBinding]
+        return modal.children.isEmpty ? [] : [helpBinding, messagesBinding]
+    }
+
+    /// `M` (F2 while typing): the last messages, whole.
+    private var messagesBinding: KeyBinding {
+        let typing = acceptsTextInput
+        return KeyBinding(typing ? [.function(2)] : [.character("M"), .function(2)], label: typing ? "F2" : "M",
+                          help: "Messages: the last notices and errors, in full", showsInHintBar: false) { [unowned self] in
+            self.presentMessages()
+        }
     }
 
     /// `?` (F1 while typing): help for the keys of what has focus.
@@ -284,6 +298,32 @@ public final class Application {
     /// F1 always; `?` unless it is text for a field.
     private func asksForHelp(_ key: Key) -> Bool {
         key == .function(1) || (key == .character("?") && !acceptsTextInput)
+    }
+
+    /// F2 always; `M` unless it is text for a field.
+    private func asksForMessages(_ key: Key) -> Bool {
+        key == .function(2) || (key == .character("M") && !acceptsTextInput)
+    }
+
+    private func presentMessages() {
+        presentModal(MessagesOverlay(entries: messageLog.entries))
+    }
+
+    /// Keeps what the screens on show say now (see `Screen.messages`); what a screen said
+    /// before is not kept twice.
+    private func collectMessages() {
+        func visit(_ screen: Screen) {
+            let source = String(describing: ObjectIdentifier(screen))
+            for (index, text) in screen.messages.enumerated() { messageLog.note(text, from: source + "#\(index)") }
+            for child in screen.visibleChildren { visit(child) }
+        }
+        visit(root)
+        for modal in modals { visit(modal) }
+    }
+
+    /// Keeps a message the hint bar had to cut, so it can be read whole.
+    private func noteCutStatus(_ text: String) {
+        messageLog.note(text, from: "status")
     }
 
     // MARK: modals
@@ -323,8 +363,11 @@ public final class Application {
             root.render(in: canvas.subcanvas(content))
             if !modals.isEmpty { target.buffer.cursor = nil }
             for modal in modals { modal.render(in: canvas.subcanvas(content)) }
-            HintBar.draw(in: canvas.subcanvas(bar), bindings: screenBindings, pinned: pinnedBindings,
-                         status: (modals.last.map { Self.focusChain(from: $0) } ?? focusChain).last?.statusText)
+            let status = (modals.last.map { Self.focusChain(from: $0) } ?? focusChain).last?.statusText
+            if !HintBar.draw(in: canvas.subcanvas(bar), bindings: screenBindings, pinned: pinnedBindings, status: status), let status {
+                noteCutStatus(status)
+            }
+            collectMessages()
         }
         terminal.present(target.buffer, full: needsFullRepaint)
         framesRendered += 1

@@ -3,13 +3,18 @@ import Terminal
 /// The bottom line, like nano's and htop's: the keys that work now, derived from the bindings.
 enum HintBar {
     /// `bindings` fill the bar from the left as far as they fit; `pinned` (help, quit) are
-    /// always shown, at the right before the status.
-    static func draw(in canvas: Canvas, bindings: [KeyBinding], pinned: [KeyBinding], status: String?) {
+    /// always shown, at the right before the status. The status takes the room it needs, down
+    /// to what the pinned keys leave; hints give way to it. Returns false when the status had
+    /// to be cut (the caller keeps it in the message log, to be read whole).
+    @discardableResult
+    static func draw(in canvas: Canvas, bindings: [KeyBinding], pinned: [KeyBinding], status: String?) -> Bool {
         let barStyle = Style(reverse: true)
         canvas.fill(style: barStyle)
-        let statusText = status.map { " " + DisplayWidth.truncate($0, to: max(0, canvas.width / 3)) + " " } ?? ""
         let pinnedItems = items(pinned)
         let pinnedWidth = pinnedItems.reduce(0) { $0 + $1.width }
+        let statusRoom = max(canvas.width / 3, canvas.width - pinnedWidth - 2)
+        let shownStatus = status.map { DisplayWidth.truncate($0, to: max(0, statusRoom)) }
+        let statusText = shownStatus.map { " " + $0 + " " } ?? ""
         var x = 0
         var seen = Set(pinnedItems.map(\.label))
         for item in items(bindings) where seen.insert(item.label).inserted {
@@ -19,6 +24,7 @@ enum HintBar {
         x = max(x, canvas.width - pinnedWidth - DisplayWidth.of(statusText))
         for item in pinnedItems { x = draw(item, in: canvas, at: x, barStyle: barStyle) }
         canvas.write(statusText, x: canvas.width - DisplayWidth.of(statusText), y: 0, style: barStyle)
+        return shownStatus == status
     }
 
     private struct Item {

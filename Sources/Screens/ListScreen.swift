@@ -113,6 +113,10 @@ open class ListScreen: Screen {
         return Array(result.prefix(savedNeighbours))
     }
 
+    private func move(_ motion: Motion) {
+        move(by: motion.delta(pageSize: pageHeight, count: visibleItems.count))
+    }
+
     private func move(by delta: Int) {
         guard !visibleItems.isEmpty else { return }
         let current = selectedIndex ?? 0
@@ -137,25 +141,16 @@ open class ListScreen: Screen {
     }
 
     open override var keyBindings: [KeyBinding] {
-        var bindings = [
-            KeyBinding([.up, .down], label: "↑↓", help: "Move") { [unowned self] key in self.move(by: key == .up ? -1 : 1) },
-            KeyBinding(.enter, help: "Open") { [unowned self] in
-                self.state.isEditingFilter = false
-                self.activateSelection()
-            },
-        ]
+        // While the filter is typed, letters, Home/End and ^A/^E belong to it; ↑↓ and PgUp/PgDn
+        // still move.
+        let motion = MotionKeys(letters: !state.isEditingFilter, ends: !state.isEditingFilter)
+        var bindings = motion.bindings { [unowned self] in self.move($0) }
+        bindings.append(KeyBinding(.enter, help: "Open") { [unowned self] in
+            self.state.isEditingFilter = false
+            self.activateSelection()
+        })
         if !state.isEditingFilter {
-            bindings += [
-                KeyBinding([.character("k"), .character("j")], label: "jk", help: "Move", showsInHintBar: false) { [unowned self] key in
-                    self.move(by: key == .character("k") ? -1 : 1)
-                },
-                KeyBinding(.character("/"), help: "Filter: type to narrow the list") { [unowned self] in self.state.isEditingFilter = true },
-                KeyBinding([.pageUp, .pageDown], label: "PgUp/PgDn", help: "Page up / down", showsInHintBar: false) { [unowned self] key in
-                    self.move(by: key == .pageUp ? -self.pageHeight : self.pageHeight)
-                },
-                KeyBinding([.home, .character("g")], label: "Home", help: "First row", showsInHintBar: false) { [unowned self] in self.move(by: -self.visibleItems.count) },
-                KeyBinding([.end, .character("G")], label: "End", help: "Last row", showsInHintBar: false) { [unowned self] in self.move(by: self.visibleItems.count) },
-            ]
+            bindings.append(KeyBinding(.character("/"), help: "Filter: type to narrow the list") { [unowned self] in self.state.isEditingFilter = true })
         }
         if state.isEditingFilter || !state.filter.isEmpty {
             bindings.append(KeyBinding(.escape, help: "Clear the filter") { [unowned self] in self.clearFilter() })
@@ -181,9 +176,11 @@ open class ListScreen: Screen {
     }
 
     private func handleMouse(_ mouse: MouseEvent) -> Bool {
+        if let motion = Motion(wheel: mouse) {
+            move(motion)
+            return true
+        }
         switch mouse.kind {
-        case .wheelUp: move(by: -3)
-        case .wheelDown: move(by: 3)
         case .press:
             let row = mouse.position.y - frame.y - listTop + state.scrollOffset
             guard row >= 0, row < visibleItems.count, mouse.position.y - frame.y >= listTop else { return true }

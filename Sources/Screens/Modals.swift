@@ -56,6 +56,7 @@ open class ModalScreen<Result>: Screen {
 
 /// A message and one button.
 public final class Alert: ModalScreen<Void> {
+    public override var messages: [String] { [title + ": " + message] }
     public override var keyBindings: [KeyBinding] {
         [KeyBinding([.enter, .escape, .character(" ")], label: "Enter", help: "Close") { [unowned self] in self.finish(()) }]
     }
@@ -120,6 +121,12 @@ open class Prompt: ModalScreen<String?> {
         didSet { historyIndex = history.count }
     }
     private var historyIndex = 0
+
+    /// What Tab does with the text before the cursor (paths in the Open prompt); without it
+    /// Tab does nothing. Several candidates left are listed under the question, as a shell does.
+    public var tabCompletion: ((String) -> TabCompletion)?
+    /// The question as first asked, before any list of candidates was added under it.
+    private var question: String?
     /// What was typed before ↑ was first pressed, given back by ↓ past the newest answer.
     private var typedBeforeHistory = ""
 
@@ -147,11 +154,24 @@ open class Prompt: ModalScreen<String?> {
         [
             KeyBinding(.enter, help: "OK") { [unowned self] in self.finish(self.field.text) },
             KeyBinding(.escape, help: "Cancel") { [unowned self] in self.finish(nil) },
-        ] + (history.isEmpty ? [] : [
+        ] + (tabCompletion == nil ? [] : [
+            KeyBinding(.tab, help: "Complete the path") { [unowned self] in self.complete() },
+        ]) + (history.isEmpty ? [] : [
             KeyBinding([.up, .down], label: "↑↓", help: "Earlier answers", showsInHintBar: false) { [unowned self] key in
                 self.recall(older: key == .up)
             },
         ])
+    }
+
+    private func complete() {
+        guard let tabCompletion else { return }
+        let before = String(field.characters[..<field.cursor])
+        let after = String(field.characters[field.cursor...])
+        let result = tabCompletion(before)
+        field = TextFieldState(result.text + after, cursor: result.text.count)
+        let asked = question ?? message
+        question = asked
+        message = result.candidates.isEmpty ? asked : asked + "\n" + TabCompletion.listing(result.candidates)
     }
 
     private func recall(older: Bool) {
@@ -178,71 +198,26 @@ open class Prompt: ModalScreen<String?> {
     }
 }
 
-/// Every key of the focused screen and its containers, with its help: what `?` shows.
-final class HelpOverlay: ModalScreen<Void> {
-    let bindings: [KeyBinding]
-
-    init(bindings: [KeyBinding], title: String) {
-        self.bindings = bindings
-        super.init(title: "Keys: " + title, message: "")
-    }
-
-    /// The first row shown, when there are more keys than fit.
-    private(set) var scroll = 0
-    private var rowsShown = 1
-
-    override var keyBindings: [KeyBinding] {
-        [
-            KeyBinding([.escape, .enter, .character("?"), .character("q")], label: "Esc", help: "Close help") { [unowned self] in self.finish(()) },
-            KeyBinding([.up, .down, .pageUp, .pageDown, .home, .end], label: "↑↓", help: "Scroll", showsInHintBar: false) { [unowned self] key in
-                switch key {
-                case .up: self.scroll(by: -1)
-                case .down: self.scroll(by: 1)
-                case .pageUp: self.scroll(by: -self.rowsShown)
-                case .pageDown: self.scroll(by: self.rowsShown)
-                case .home: self.scroll(by: -self.uniqueRows.count)
-                default: self.scroll(by: self.uniqueRows.count)
-                }
-            },
-        ]
-    }
-
-    override func handle(_ event: Event) throws -> Bool {
-        if case .mouse(let mouse) = event, mouse.kind == .wheelUp || mouse.kind == .wheelDown {
-            scroll(by: mouse.kind == .wheelUp ? -3 : 3)
-            return true
-        }
-        return try super.handle(event)
-    }
-
-    private func scroll(by delta: Int) {
-        scroll = min(max(0, scroll + delta), max(0, uniqueRows.count - rowsShown))
-    }
-
-    /// One row per label and help: a key bound at two levels is listed once.
-    private var uniqueRows: [KeyBinding] {
-        var seen = Set<String>()
-        return bindings.filter { seen.insert($0.label + $0.help).inserted }
-    }
-
-    override func draw(in canvas: Canvas) {
-        let rows = uniqueRows
-        let labelWidth = min(14, rows.map { DisplayWidth.of($0.label) }.max() ?? 0)
-        let width = min(canvas.width, 64)
-        let height = min(canvas.height, rows.count + 4)
-        let box = canvas.subcanvas(canvas.bounds.centered(width: width, height: height))
-        box.fill()
-        box.drawBox(style: .bold)
-        box.write(" " + DisplayWidth.truncate(title, to: max(0, width - 6)) + " ", x: 2, y: 0, style: .bold)
-        rowsShown = max(1, height - 3)
-        scroll = min(scroll, max(0, rows.count - rowsShown))
-        for (row, binding) in rows.dropFirst(scroll).enumerated() where row + 2 < height - 1 {
-            box.write(DisplayWidth.pad(binding.label, to: labelWidth), x: 2, y: row + 2, style: .bold)
-            box.write(DisplayWidth.truncate(binding.help, to: max(0, width - labelWidth - 6)), x: labelWidth + 4, y: row + 2)
-        }
-    }
-}
-
 extension Event {
     var isKey: Bool { if case .key = self { return true } else { return false } }
+}
+
+/// What Tab made of a prompt's text: the text completed as far as it is certain, and the
+/// candidates still open when there are several.
+public struct TabCompletion: Hashable, Sendable {
+    public var text: String
+    public var candidates: [String]
+
+    public init(text: String, candidates: [String] = []) {
+        self.text = text
+        self.candidates = candidates
+    }
+
+    /// Candidates listed under a question: the first few, and how many more.
+    static let listedCandidates = 8
+
+    static func listing(_ candidates: [String]) -> String {
+        let shown = candidates.prefix(listedCandidates).joined(separator: "  ")
+        return candidates.count > listedCandidates ? shown + "  … \(candidates.count - listedCandidates) more" : shown
+    }
 }

@@ -75,24 +75,25 @@ open class PagerScreen: Screen {
 
     open override var keyBindings: [KeyBinding] {
         [
-            KeyBinding([.up, .down], label: "↑↓", help: "Scroll a line") { [unowned self] key in self.scroll(by: key == .up ? -1 : 1) },
-            KeyBinding([.character("k"), .character("j")], label: "jk", help: "Scroll a line", showsInHintBar: false) { [unowned self] key in
-                self.scroll(by: key == .character("k") ? -1 : 1)
-            },
-            KeyBinding([.pageDown, .character(" ")], label: "Space", help: "Next page") { [unowned self] in self.scroll(by: self.pageHeight - 1) },
-            KeyBinding([.pageUp, .character("b")], label: "b", help: "Previous page") { [unowned self] in self.scroll(by: -(self.pageHeight - 1)) },
-            KeyBinding([.home, .character("g")], label: "Home", help: "Beginning", showsInHintBar: false) { [unowned self] in self.scroll(by: Int.min / 2) },
-            KeyBinding([.end, .character("G")], label: "End", help: "End", showsInHintBar: false) { [unowned self] in self.scroll(by: Int.max / 2) },
-        ]
+            KeyBinding([.pageDown, .character(" ")], label: "Space", help: "Next page") { [unowned self] in self.scroll(.pages(1)) },
+            KeyBinding([.pageUp, .character("b")], label: "b", help: "Previous page") { [unowned self] in self.scroll(.pages(-1)) },
+        ] + MotionKeys(lineHelp: "Scroll a line").bindings { [unowned self] in self.scroll($0) }
+    }
+
+    /// A page keeps one line of the last one on screen, as less does, so the eye finds its place.
+    private func scroll(_ motion: Motion) {
+        switch motion {
+        case .pages(let n): scroll(by: n * max(1, pageHeight - 1))
+        case .first: scroll(by: Int.min / 2)
+        case .last: scroll(by: Int.max / 2)
+        case .lines(let n): scroll(by: n)
+        }
     }
 
     open override func handle(_ event: Event) throws -> Bool {
         if case .mouse(let mouse) = event {
-            switch mouse.kind {
-            case .wheelUp: scroll(by: -3)
-            case .wheelDown: scroll(by: 3)
-            default: return false
-            }
+            guard let motion = Motion(wheel: mouse) else { return false }
+            scroll(motion)
             return true
         }
         return try super.handle(event)

@@ -122,6 +122,11 @@ open class Screen: Restorable {
     /// A short status shown at the right of the hint bar (a filter being typed, a position).
     open var statusText: String? { nil }
 
+    /// What the screen is telling the user now: a notice, an error under the page, a sync
+    /// problem. Drawn by the screen as it likes (often cut to one line); the application keeps
+    /// every new one in its message log, where `M` shows it whole.
+    open var messages: [String] { [] }
+
     /// Handles a key or mouse event. Returns false to let the parent try.
     open func handle(_ event: Event) throws -> Bool {
         guard case .key(let key) = event else { return false }

@@ -79,7 +79,10 @@ open class TabScreen: Screen {
         tabHitRanges = []
         var x = 1
         for (index, tab) in tabs.enumerated() {
-            let label = " \(index + 1) \(tab.title) "
+            // A name that does not fit is cut with "…", and the names after it are left out:
+            // the bar never wraps, and 1-9 still reach every tab.
+            guard x < canvas.width - 1 else { break }
+            let label = DisplayWidth.truncate(" \(index + 1) \(tab.title) ", to: canvas.width - 1 - x)
             let selected = index == selectedIndex
             let style = selected ? Style(foreground: .black, background: .white, bold: true, reverse: !canvas.capabilities.colors)
                                  : Style(foreground: .white, background: .blue)

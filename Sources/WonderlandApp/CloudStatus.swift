@@ -10,6 +10,13 @@ public final class CloudStatusBoard {
     public internal(set) var text: String?
     public init() {}
 
+    /// The status when it says something is wrong (offline, and why): worth keeping among the
+    /// messages, unlike the "syncing" and "synced" every change passes through.
+    public var problem: String? {
+        guard let text, text.hasPrefix("offline") else { return nil }
+        return text
+    }
+
     static func describe(_ status: KeyValueStoreStatus?, suspended: Bool = false, server: String? = nil) -> String? {
         guard let state = describeState(status) else { return nil }
         guard let server else { return state }

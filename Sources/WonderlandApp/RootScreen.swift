@@ -52,6 +52,11 @@ final class WonderlandTabs: TabScreen {
         }]
     }
 
+    /// A sync problem is kept in the message log: the tab bar has room for its first words only.
+    override var messages: [String] {
+        services.cloudStatus.problem.map { ["Sync: " + $0] } ?? []
+    }
+
     override func draw(in canvas: Canvas) {
         super.draw(in: canvas)
         if let status = services.cloudStatus.text { drawSyncStatus(status, in: canvas) }

@@ -56,8 +56,11 @@ struct HostileMessageTests {
         let screen = StatusScreen(title: "Pins")
         screen.status = String(repeating: "s", count: 1 << 20) + "\u{1B}"
         let pilot = Pilot(screen, columns: 60)
-        #expect(pilot.hintBar.hasSuffix(" " + String(repeating: "s", count: 19) + "…"))
+        // The status takes what help and quit leave (60 - 16 - 2 columns), and is kept in the
+        // message log, bounded, to be read with M.
+        #expect(pilot.hintBar == "? Help  q Quit   " + String(repeating: "s", count: 41) + "…")
         #expect(pilot.terminal.lines.count == 12)
+        #expect(pilot.app.messageLog.entries.map(\.count) == [MessageLog.entryLimit + 1])
     }
 
     @Test func theEditorCursorFollowsStandInsForTabsAndControls() throws {

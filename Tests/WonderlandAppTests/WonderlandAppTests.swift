@@ -128,7 +128,7 @@ struct RootScreenTests {
         #expect(pilot.terminal.frame.cells.allSatisfy { $0.style.foreground == nil && $0.style.background == nil })
         #expect(pilot.terminal.frame.cells.allSatisfy { $0.text.unicodeScalars.allSatisfy { $0.value < 0x80 } })
         try pilot.press(.function(1))
-        #expect(pilot.lines.contains { $0.hasPrefix("        +- Keys: Alice -") })
+        #expect(pilot.lines.contains { $0.contains("+- Keys: Alice -") }, "\(pilot.lines.joined(separator: "\n"))")
     }
 }
 

@@ -31,6 +31,8 @@ public final class CharacterDetailScreen: Screen {
     private var shownAppearances: AppearanceStatus?
     private var infoScroll = 0
     private var infoPageHeight = 5
+    /// Lines of the description in the last frame, to scroll no further than its end.
+    private var infoLineCount = Int.max / 2
     private var notesFrame = Rect(x: 0, y: 0, width: 0, height: 0)
 
     public init(character: BookCharacter, context: CharactersContext) {
@@ -90,6 +92,7 @@ public final class CharacterDetailScreen: Screen {
         setNeedsDisplay()
     }
 
+    public override var messages: [String] { saveError.map { [$0] } ?? [] }
     public override var children: [Screen] { [editor] }
     public override var visibleChildren: [Screen] { isEditing ? [editor] : [] }
     /// The editor is this screen's own part: its draft is saved in this screen's state.
@@ -142,23 +145,23 @@ public final class CharacterDetailScreen: Screen {
         }
         return [
             KeyBinding([.character("e"), .enter], label: "e", help: "Edit notes: your own, on \(character.name)") { [unowned self] in self.beginEditing() },
-            KeyBinding([.up, .down, .character("k"), .character("j")], label: "↑↓", help: "Scroll the description", showsInHintBar: false) { [unowned self] key in
-                self.scrollInfo(by: key == .up || key == .character("k") ? -1 : 1)
-            },
-            KeyBinding([.pageUp, .pageDown], label: "PgUp/PgDn", help: "Scroll the description a page", showsInHintBar: false) { [unowned self] key in
-                self.scrollInfo(by: key == .pageUp ? -self.infoPageHeight : self.infoPageHeight)
-            },
-        ]
+        ] + MotionKeys(lineHelp: "Scroll the description", linesInHintBar: false).bindings { [unowned self] in
+            self.scrollInfo(by: $0.delta(pageSize: self.infoPageHeight, count: self.infoLineCount))
+        }
     }
 
     private func scrollInfo(by delta: Int) {
-        infoScroll = max(0, infoScroll + delta)
+        infoScroll = min(max(0, infoScroll + delta), max(0, infoLineCount - infoPageHeight))
         setNeedsDisplay()
     }
 
     public override func handle(_ event: Event) throws -> Bool {
         if case .mouse(let mouse) = event, mouse.kind == .press, !isEditing, notesFrame.contains(mouse.position) {
             beginEditing()
+            return true
+        }
+        if case .mouse(let mouse) = event, !isEditing, let motion = Motion(wheel: mouse) {
+            scrollInfo(by: motion.delta(pageSize: infoPageHeight, count: infoLineCount))
             return true
         }
         return try super.handle(event)
@@ -175,6 +178,7 @@ public final class CharacterDetailScreen: Screen {
         let notesMinimum = min(max(3, canvas.height / 3), max(0, canvas.height - 1))
         let infoHeight = max(0, min(info.count, canvas.height - 1 - notesMinimum))
         infoPageHeight = max(1, infoHeight - 1)
+        infoLineCount = info.count
         infoScroll = min(infoScroll, max(0, info.count - infoHeight))
         for row in 0..<infoHeight {
             let line = info[infoScroll + row]

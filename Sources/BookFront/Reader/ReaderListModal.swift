@@ -28,17 +28,10 @@ public final class ReaderListModal: ModalScreen<String?> {
     }
 
     public override var keyBindings: [KeyBinding] {
-        var bindings = [
-            KeyBinding([.up, .down], label: "↑↓", help: "Choose") { [unowned self] key in self.move(by: key == .up ? -1 : 1) },
-            KeyBinding([.character("k"), .character("j")], label: "jk", help: "Choose", showsInHintBar: false) { [unowned self] key in
-                self.move(by: key == .character("k") ? -1 : 1)
-            },
-            KeyBinding([.pageUp, .pageDown], label: "PgUp/PgDn", help: "Page", showsInHintBar: false) { [unowned self] key in
-                self.move(by: key == .pageUp ? -self.rowsShown : self.rowsShown)
-            },
-            KeyBinding([.home, .end], label: "Home/End", help: "First / last", showsInHintBar: false) { [unowned self] key in
-                self.move(by: key == .home ? -self.items.count : self.items.count)
-            },
+        var bindings = MotionKeys(lineHelp: "Choose").bindings { [unowned self] in
+            self.move(by: $0.delta(pageSize: self.rowsShown, count: self.items.count))
+        }
+        bindings += [
             KeyBinding(.enter, help: "Go there") { [unowned self] in
                 if let item = self.selectedItem { self.finish(item.id) }
             },
@@ -54,11 +47,7 @@ public final class ReaderListModal: ModalScreen<String?> {
 
     public override func handle(_ event: Event) throws -> Bool {
         if case .mouse(let mouse) = event {
-            switch mouse.kind {
-            case .wheelUp: move(by: -3)
-            case .wheelDown: move(by: 3)
-            default: break
-            }
+            if let motion = Motion(wheel: mouse) { move(by: motion.delta(pageSize: rowsShown, count: items.count)) }
             return true
         }
         return try super.handle(event) || event.isKeyEvent

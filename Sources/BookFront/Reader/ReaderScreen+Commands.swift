@@ -7,10 +7,13 @@ extension ReaderScreen {
         var bindings = [
             KeyBinding([.character(" "), .pageDown, .right, .character("l")], label: "Space", help: "Next page") { [unowned self] in self.nextPage() },
             KeyBinding([.character("b"), .pageUp, .left, .character("h")], label: "b", help: "Previous page") { [unowned self] in self.previousPage() },
+        ]
+        bindings += MotionKeys(lineHelp: "Scroll a line", linesInHintBar: false, endsHelp: "Beginning / end of the book").bindings { [unowned self] in
+            self.go($0)
+        }
+        bindings += [
             KeyBinding(.character("]"), help: "Next chapter", showsInHintBar: false) { [unowned self] in self.nextChapter() },
             KeyBinding(.character("["), help: "Previous chapter", showsInHintBar: false) { [unowned self] in self.previousChapter() },
-            KeyBinding([.home, .character("g")], label: "g", help: "Beginning of the book", showsInHintBar: false) { [unowned self] in self.goToStart() },
-            KeyBinding([.end, .character("G")], label: "G", help: "End of the book", showsInHintBar: false) { [unowned self] in self.goToEnd() },
             KeyBinding(.character("t"), help: "Contents") { [unowned self] in self.showContents() },
             KeyBinding(.character("/"), help: "Search") { [unowned self] in self.askForSearch() },
             KeyBinding(.character("n"), help: "Next match", showsInHintBar: false) { [unowned self] in self.findNext(backward: false) },
@@ -61,6 +64,28 @@ extension ReaderScreen {
     }
 
     public func goToStart() { move(to: 0) }
+
+    private func go(_ motion: Motion) {
+        switch motion {
+        case .lines(let n): scrollLines(by: n)
+        case .pages(let n): n < 0 ? previousPage() : nextPage()
+        case .first: goToStart()
+        case .last: goToEnd()
+        }
+    }
+
+    /// Moves the page by `count` lines (up when negative), no further than the last page.
+    public func scrollLines(by count: Int) {
+        guard let layout = currentLayout(), let top = layout.position(of: anchor) else { return }
+        let current = layout.line(at: top).start
+        var target = layout.line(at: layout.move(top, by: count)).start
+        if count > 0, let last = layout.lastPageTop(height: pageHeight) { target = max(current, min(target, layout.line(at: last).start)) }
+        guard target != current else {
+            message = count < 0 ? "Beginning of the book." : "End of the book."
+            return
+        }
+        move(to: target)
+    }
 
     public func goToEnd() {
         guard let layout = currentLayout(), let top = layout.lastPageTop(height: pageHeight) else { return }
@@ -204,9 +229,12 @@ extension ReaderScreen {
     // MARK: files
 
     public func askForFile() {
-        present(Prompt(title: "Open a book", message: "Path of a .txt, .md or .epub file:", text: document?.path ?? "") { [weak self] path in
+        let prompt = Prompt(title: "Open a book", message: "Path of a .txt, .md or .epub file (Tab completes):", text: document?.path ?? "") { [weak self] path in
             guard let self, let path else { return }
             self.openFile(path: path)
-        })
+        }
+        let paths = PathCompletion(home: environment.homeFolder)
+        prompt.tabCompletion = { paths.complete($0) }
+        present(prompt)
     }
 }

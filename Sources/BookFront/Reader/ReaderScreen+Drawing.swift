@@ -84,12 +84,14 @@ extension ReaderScreen {
             Or press o to open any .txt, .md or .epub file.
             """
         let width = max(10, min(canvas.width - 4, 72))
-        var row = 1
         canvas.write(" Book", x: 0, y: 0, style: .bold)
-        for line in DisplayWidth.wrap(text, to: width) where row < canvas.height - 1 {
-            canvas.write(line, x: 2, y: row)
-            row += 1
+        var lines = DisplayWidth.wrap(text, to: width)
+        let room = max(0, canvas.height - 2)
+        if lines.count > room, room > 0 {  // a short terminal: say that more was cut
+            lines = Array(lines.prefix(room))
+            lines[room - 1] = DisplayWidth.truncate(lines[room - 1] + " …", to: width)
         }
+        for (row, line) in lines.enumerated() { canvas.write(line, x: 2, y: row + 1) }
         if let message { canvas.write(DisplayWidth.truncate(" " + message, to: canvas.width - 1), x: 0, y: canvas.height - 1) }
     }
 }

@@ -65,6 +65,7 @@ public final class ReaderScreen: Screen {
     // extensions by topic: drawing, commands, restoration.
     public override func draw(in canvas: Canvas) { drawReader(in: canvas) }
     public override var keyBindings: [KeyBinding] { readerBindings }
+    public override var messages: [String] { message.map { [$0] } ?? [] }
     public override func handle(_ event: Event) throws -> Bool { try handleReaderEvent(event) }
     func runBindings(_ event: Event) throws -> Bool { try super.handle(event) }
     public override func encodeRestorableState(with coder: KeyedArchiver) throws { try encodePlace(with: coder) }

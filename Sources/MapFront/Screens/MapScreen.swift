@@ -240,6 +240,8 @@ public final class MapScreen: Screen {
         return bindings
     }
 
+    public override var messages: [String] { notice.map { [$0] } ?? [] }
+
     public override func handle(_ event: Event) throws -> Bool {
         switch event {
         case .key:

@@ -43,18 +43,25 @@ public final class PlaceSearchScreen: ModalScreen<Place?> {
             KeyBinding(.enter, help: "Centre the map on the selected place") { [unowned self] in
                 if let place = self.selectedPlace { self.finish(place) }
             },
-            KeyBinding([.up, .down], label: "↑↓", help: "Choose a match") { [unowned self] key in
-                guard !self.results.isEmpty else { return }
-                self.selectedRow = min(self.results.count - 1, max(0, self.selectedRow + (key == .up ? -1 : 1)))
-            },
             KeyBinding(.escape, help: "Cancel") { [unowned self] in self.finish(nil) },
-        ]
+        ] + MotionKeys(lineHelp: "Choose a match", letters: false, ends: false).bindings { [unowned self] in self.move($0) }
+    }
+
+    /// Letters, Home/End and ^A/^E belong to the name being typed; the arrows, PgUp/PgDn and
+    /// the wheel choose among the matches.
+    private func move(_ motion: Motion) {
+        guard !results.isEmpty else { return }
+        selectedRow = min(results.count - 1, max(0, selectedRow + motion.delta(pageSize: visibleRows, count: results.count)))
     }
 
     public override func handle(_ event: Event) throws -> Bool {
         if case .key(let key) = event, key != .enter, key != .escape, key != .up, key != .down, field.apply(key) {
             results = search.matches(for: field.text)
             selectedRow = 0
+            return true
+        }
+        if case .mouse(let mouse) = event {
+            if let motion = Motion(wheel: mouse) { move(motion) }
             return true
         }
         if case .paste(let text) = event {
@@ -85,7 +92,7 @@ public final class PlaceSearchScreen: ModalScreen<Place?> {
         let box = canvas.subcanvas(canvas.bounds.centered(width: width, height: height))
         box.fill()
         box.drawBox(style: .bold)
-        box.write(" " + title + " ", x: 2, y: 0, style: .bold)
+        box.write(" " + DisplayWidth.truncate(title, to: max(0, width - 6)) + " ", x: 2, y: 0, style: .bold)
         let inner = max(0, width - 4)
         box.write("Name:", x: 2, y: 1)
         field.draw(in: box, x: 8, y: 1, width: max(0, inner - 6))

@@ -22,14 +22,9 @@ public final class ChoicePicker: ModalScreen<PropertyListValue?> {
     }
 
     public override var keyBindings: [KeyBinding] {
-        [
-            KeyBinding([.up, .down], label: "↑↓", help: "Move") { [unowned self] key in self.move(by: key == .up ? -1 : 1) },
-            KeyBinding([.character("k"), .character("j")], label: "jk", help: "Move", showsInHintBar: false) { [unowned self] key in
-                self.move(by: key == .character("k") ? -1 : 1)
-            },
-            KeyBinding([.home, .end], label: "Home/End", help: "First / last choice", showsInHintBar: false) { [unowned self] key in
-                self.move(by: key == .home ? -self.choices.values.count : self.choices.values.count)
-            },
+        MotionKeys().bindings { [unowned self] in
+            self.move(by: $0.delta(pageSize: self.visibleRows, count: self.choices.values.count))
+        } + [
             KeyBinding([.enter, .character(" ")], label: "Enter", help: "Choose") { [unowned self] in self.choose(self.highlighted) },
             KeyBinding(.escape, help: "Cancel") { [unowned self] in self.finish(nil) },
         ]
@@ -47,9 +42,11 @@ public final class ChoicePicker: ModalScreen<PropertyListValue?> {
 
     public override func handle(_ event: Event) throws -> Bool {
         if case .mouse(let mouse) = event {
+            if let motion = Motion(wheel: mouse) {
+                move(by: motion.delta(pageSize: visibleRows, count: choices.values.count))
+                return true
+            }
             switch mouse.kind {
-            case .wheelUp: move(by: -1)
-            case .wheelDown: move(by: 1)
             case .press:
                 guard let origin = listOrigin else { return true }
                 let row = mouse.position.y - origin.y

@@ -254,6 +254,10 @@ public final class SettingsScreen: Screen {
 
     public override var acceptsTextInput: Bool { isEditing }
 
+    /// The schema errors, each cut to one line at the top of the pane, kept whole among the
+    /// messages.
+    public override var messages: [String] { pane.errors.map(\.description) }
+
     public override var statusText: String? {
         if let key = state.editingKey, let field = textField(forKey: key) {
             switch field.keyboardType {
@@ -310,22 +314,10 @@ public final class SettingsScreen: Screen {
                 bindings.append(KeyBinding(extra.key, help: extra.help) { [unowned self] in extra.perform(self) })
             }
         }
-        bindings += [
-            KeyBinding([.up, .down], label: "↑↓", help: "Move") { [unowned self] key in self.move(by: key == .up ? -1 : 1) },
-            KeyBinding([.character("k"), .character("j")], label: "jk", help: "Move", showsInHintBar: false) { [unowned self] key in
-                self.move(by: key == .character("k") ? -1 : 1)
-            },
-        ]
-        if !onSlider {  // on a slider PgUp/PgDn adjust it
-            bindings.append(KeyBinding([.pageUp, .pageDown], label: "PgUp/PgDn", help: "Page up / down", showsInHintBar: false) { [unowned self] key in
-                self.move(by: key == .pageUp ? -self.pageHeight : self.pageHeight)
-            })
+        // On a slider PgUp/PgDn adjust it.
+        bindings += MotionKeys(pages: !onSlider).bindings { [unowned self] in
+            self.move(by: $0.delta(pageSize: self.pageHeight, count: self.layout.rows.count))
         }
-        bindings += [
-            KeyBinding([.home, .end], label: "Home/End", help: "First / last setting", showsInHintBar: false) { [unowned self] key in
-                self.move(by: key == .home ? -self.layout.rows.count : self.layout.rows.count)
-            },
-        ]
         return bindings
     }
 
@@ -352,9 +344,11 @@ public final class SettingsScreen: Screen {
     }
 
     private func handleMouse(_ mouse: MouseEvent) -> Bool {
+        if let motion = Motion(wheel: mouse) {
+            move(by: motion.delta(pageSize: pageHeight, count: layout.rows.count))
+            return true
+        }
         switch mouse.kind {
-        case .wheelUp: move(by: -3)
-        case .wheelDown: move(by: 3)
         case .press:
             let line = mouse.position.y - listTop + state.scrollOffset
             guard mouse.position.y >= listTop, line >= 0, line < shown.count,
