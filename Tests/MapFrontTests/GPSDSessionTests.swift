@@ -102,11 +102,21 @@ struct GPSDSessionTests {
         session.connected(at: 100)
         session.received(.devices(count: 0), at: 100)
         #expect(session.statusText(at: 101) == "gpsd: no GPS device")
-        #expect(session.statusText(at: 112) == "gpsd: no fix since t100 (no GPS device)")
+        #expect(session.statusText(at: 112) == "gpsd: no GPS device", "true until gpsd reports a receiver")
+        #expect(session.nextStatusChange(after: 101) == nil, "nothing to wait for without a receiver")
         // gpsfake adds its device after the first client came: no longer "no device".
         session.received(.other(className: "DEVICE"), at: 113)
         #expect(session.statusText(at: 113) == "gpsd: no fix since t100")
         #expect(session.nextStatusChange(after: 113) == nil)
+    }
+
+    @Test func aReceiverThatWentAwayAfterAFixStillStalls() {
+        var session = GPSDSession(address: .standard, stallAfter: 5, timeText: Self.clockSeconds)
+        session.connected(at: 0)
+        session.received(.position(paris, .threeDimensional), at: 1)
+        session.received(.devices(count: 0), at: 2)
+        #expect(session.nextStatusChange(after: 2) == 6)
+        #expect(session.statusText(at: 7) == "gpsd: no fix since t1 (no GPS device)")
     }
 
     @Test func theStartOfACycleDoesNotUndoAFix() {

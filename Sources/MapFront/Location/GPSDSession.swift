@@ -117,7 +117,9 @@ public struct GPSDSession: Sendable {
     /// out. Nil when the status stays as it is until something happens.
     public func nextStatusChange(after now: Double) -> Double? {
         guard case .connected(let since) = phase else { return nil }
-        var moments: [Double] = [(lastFixTime ?? since) + stallAfter]
+        var moments: [Double] = []
+        // With no receiver and no fix yet, "no GPS device" stays true until gpsd reports one.
+        if !hasNoDeviceYet { moments.append((lastFixTime ?? since) + stallAfter) }
         if let lastIgnored { moments.append(lastIgnored.time + ignoredNoteLasts) }
         return moments.filter { $0 > now }.min()
     }
@@ -130,6 +132,9 @@ public struct GPSDSession: Sendable {
         }
         return text
     }
+
+    /// gpsd said it has no receiver, and this connection has had no fix.
+    private var hasNoDeviceYet: Bool { deviceCount == 0 && lastFixTime == nil }
 
     private var shownAddress: String {
         address == .standard ? "" : " at \(address)"
@@ -147,6 +152,7 @@ public struct GPSDSession: Sendable {
             if let lastFixTime, now - lastFixTime < stallAfter, mode.hasFix {
                 return mode == .threeDimensional ? "3D fix" : "2D fix"
             }
+            if hasNoDeviceYet { return "no GPS device" }
             let quiet = now - (lastFixTime ?? since)
             let noDevice = deviceCount == 0 ? " (no GPS device)" : ""
             if quiet < stallAfter {
