@@ -15,8 +15,8 @@ struct GPSDClientTests {
     }
 
     func makeSource(_ server: FakeGPSDServer, clock: ManualClock? = nil, backoff: GPSDBackoff = GPSDBackoff(initial: 0.05, maximum: 0.2),
-                    tick: Double? = 0.02) -> GPSDLocationSource {
-        var configuration = GPSDConfiguration(address: server.address, backoff: backoff, stallAfter: 5, connectTimeout: 5, tick: tick,
+                    longestSleep: Double? = nil) -> GPSDLocationSource {
+        var configuration = GPSDConfiguration(address: server.address, backoff: backoff, stallAfter: 5, connectTimeout: 5, longestSleep: longestSleep,
                                               timeText: GPSDSessionTests.clockSeconds)
         if let clock { configuration.clock = { clock.now } }
         return GPSDLocationSource(configuration: configuration)
@@ -81,7 +81,7 @@ struct GPSDClientTests {
     @Test func anAbsentGPSDIsNotRunningAndRetried() throws {
         let port = try FakeGPSDServer.closedPort()
         let configuration = GPSDConfiguration(address: GPSDAddress(host: "127.0.0.1", port: port),
-                                              backoff: GPSDBackoff(initial: 0.05, maximum: 0.1), tick: 0.02,
+                                              backoff: GPSDBackoff(initial: 0.05, maximum: 0.1),
                                               timeText: { _ in "14:02:31" })
         let source = GPSDLocationSource(configuration: configuration)
         defer { source.stop() }
@@ -93,7 +93,9 @@ struct GPSDClientTests {
     @Test func aStallShowsInTheStatusByTheInjectedClock() throws {
         let server = try FakeGPSDServer()
         let clock = ManualClock()
-        let source = makeSource(server, clock: clock)
+        // The reader sleeps until the stall it expects by the clock; a manual clock moves while it
+        // sleeps, so it must look at it now and then.
+        let source = makeSource(server, clock: clock, longestSleep: 0.02)
         defer { source.stop() }
         source.start()
         let client = try server.accept()
@@ -127,7 +129,7 @@ struct GPSDClientTests {
     @Test func stopEndsTheReaderMidConversation() throws {
         let server = try FakeGPSDServer()
         // No slice: the reader is deep in a poll with no timeout when stop comes.
-        let source = makeSource(server, tick: nil)
+        let source = makeSource(server)
         source.start()
         let client = try server.accept()
         _ = try client.readLine()

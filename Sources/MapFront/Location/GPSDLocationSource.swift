@@ -12,7 +12,7 @@ public struct GPSDConfiguration: Sendable {
     /// until gpsd sends something, a stop, or the next moment the status changes by itself (a
     /// fix going stale, the next retry), and not a moment before. A test that moves a manual
     /// clock sets a short slice so the reader sees the clock move.
-    public var tick: Double?
+    public var longestSleep: Double?
     /// Seconds on a clock that never goes back.
     public var clock: @Sendable () -> Double
     /// How a moment on `clock` is shown in the status ("retrying at 14:02:31").
@@ -21,7 +21,7 @@ public struct GPSDConfiguration: Sendable {
     public var notify: @Sendable () -> Void
 
     public init(address: GPSDAddress = .standard, backoff: GPSDBackoff = GPSDBackoff(), stallAfter: Double = 5,
-                connectTimeout: Double = 5, tick: Double? = nil,
+                connectTimeout: Double = 5, longestSleep: Double? = nil,
                 clock: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime },
                 timeText: @escaping @Sendable (Double) -> String = GPSDTimeOfDay.forUptime,
                 notify: @escaping @Sendable () -> Void = { Wakeup.post() }) {
@@ -29,7 +29,7 @@ public struct GPSDConfiguration: Sendable {
         self.backoff = backoff
         self.stallAfter = stallAfter
         self.connectTimeout = connectTimeout
-        self.tick = tick
+        self.longestSleep = longestSleep
         self.clock = clock
         self.timeText = timeText
         self.notify = notify
@@ -216,8 +216,8 @@ final class GPSDReader: @unchecked Sendable {
     private func waitUntilStatusChanges() -> Double? {
         let now = configuration.clock()
         let wait = session.nextStatusChange(after: now).map { $0 - now }
-        guard let tick = configuration.tick else { return wait }
-        return min(wait ?? tick, tick)
+        guard let longest = configuration.longestSleep else { return wait }
+        return min(wait ?? longest, longest)
     }
 
     /// One sleep until the retry (the status already names its time); a stop ends it at once.
@@ -228,7 +228,7 @@ final class GPSDReader: @unchecked Sendable {
         publish()
         while !isStopRequested, configuration.clock() < until {
             let left = max(0, until - configuration.clock())
-            guard GPSDSocket.pause(configuration.tick.map { min($0, left) } ?? left, wake: wakeRead) else { return }
+            guard GPSDSocket.pause(configuration.longestSleep.map { min($0, left) } ?? left, wake: wakeRead) else { return }
         }
     }
 
