@@ -64,7 +64,10 @@ final class FolderWatcher: @unchecked Sendable {
     private func addWatch() {
         stateLock.withLock {
             guard inotify >= 0, watch < 0 else { return }
-            let mask = UInt32(IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
+            // IN_ATTRIB: a folder made readable again (chmod) is news, as nothing else would
+            // end a wait that no longer looks at the listing on a beat.
+            let mask = UInt32(IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_DELETE_SELF
+                              | IN_MOVE_SELF | IN_ATTRIB)
             watch = inotify_add_watch(inotify, folder, mask)
             watchSeesEveryChange = watch >= 0 && FileSystemKind.inotifySeesEveryChange(at: folder)
         }
@@ -153,7 +156,8 @@ final class FolderWatcher: @unchecked Sendable {
                         watchSeesEveryChange = false
                         news = true
                     }
-                } else if ChangeFileName.isChangeFile(name) || mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                } else if ChangeFileName.isChangeFile(name) || mask & UInt32(IN_Q_OVERFLOW) != 0
+                            || (name.isEmpty && mask & UInt32(IN_ATTRIB) != 0) {
                     news = true
                 }
                 offset += headerSize + length
