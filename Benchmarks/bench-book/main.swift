@@ -1,9 +1,11 @@
-// Book reader benchmarks, each side by side with its peer in the same run:
+// Book reader benchmarks:
 //   (a) open a 10 MB text at a saved offset near its end and draw the first frame into a
 //       200×60 headless terminal (goal < 20 ms), with and without the loader's work;
-//   (b) word-wrap the whole text to 78 columns with the reader's layout (display widths,
-//       paragraph reflow) against `fold -s -w 78` from coreutils on the same file.
+//   `bench-book wrap FILE`: one whole process that maps FILE and word-wraps it to 78 columns
+//       with the reader's layout (display widths, paragraph reflow), printing the line count:
+//       what scripts/bench-book runs against `fold -s -w 78 FILE`, both as whole processes.
 // Usage: bench-book [RUNS] [FILE]   (FILE: where the generated text is written)
+//        bench-book wrap FILE
 import BookFront
 import Defaults
 import Foundation
@@ -12,6 +14,12 @@ import Screens
 import Terminal
 
 let arguments = CommandLine.arguments
+if arguments.count == 3, arguments[1] == "wrap" {
+    let bytes = try Data(contentsOf: URL(fileURLWithPath: arguments[2]), options: .alwaysMapped)
+    guard let count = LineCount.count(text: BookText(bytes: bytes, isMapped: true), width: 78) else { exit(1) }
+    print(count.totalLines)
+    exit(0)
+}
 let runs = arguments.count > 1 ? max(3, Int(arguments[1]) ?? 31) : 31
 let path = arguments.count > 2 ? arguments[2] : NSTemporaryDirectory() + "wl-bench-book-\(getpid()).txt"
 
@@ -93,48 +101,12 @@ for run in 0..<(runs + 1) {
     top = b.top
 }
 
-/// CPU time of this thread, and of reaped children: what the machine's other load cannot inflate.
-func threadCPU() -> Double {
-    var spec = timespec()
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
-    return Double(spec.tv_sec) * 1000 + Double(spec.tv_nsec) / 1e6
-}
-func childrenCPU() -> Double {
-    var usage = rusage()
-    getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &usage)
-    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000 + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1000
-}
-
-// (b) the whole text, ours in-process, fold as a subprocess writing to /dev/null.
-var ours: [Double] = [], fold: [Double] = [], oursCPU: [Double] = [], foldCPU: [Double] = []
-var lines = 0
-for run in 0..<(runs / 3 + 2) {
-    let start = clock.now, cpuStart = threadCPU()
-    let count = LineCount.count(text: loaded.text, width: 78)!
-    let ourTime = milliseconds(clock.now - start), ourCPU = threadCPU() - cpuStart
-    lines = count.totalLines
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/fold")
-    process.arguments = ["-s", "-w", "78", path]
-    process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-    let foldStart = clock.now, foldCPUStart = childrenCPU()
-    try process.run()
-    process.waitUntilExit()
-    let foldTime = milliseconds(clock.now - foldStart), foldCPUTime = childrenCPU() - foldCPUStart
-    if run > 0 { ours.append(ourTime); fold.append(foldTime); oursCPU.append(ourCPU); foldCPU.append(foldCPUTime) }
-}
-
-let a1 = summary(withLoad), a2 = summary(frameOnly), b1 = summary(ours), b2 = summary(fold)
-let c1 = summary(oursCPU), c2 = summary(foldCPU), l1 = summary(loadOnly)
+let a1 = summary(withLoad), a2 = summary(frameOnly), l1 = summary(loadOnly)
 print("""
 file: \(size) bytes, saved offset \(savedOffset), runs \(runs)
 top line of the first frame: \(top.trimmingCharacters(in: .whitespaces))
 (a) open at the saved offset + first frame, 200x60, with BookLoader.load: median \(format(a1.median)) ms, p95 \(format(a1.p95)) ms
 (a) first frame only (document already loaded):               median \(format(a2.median)) ms, p95 \(format(a2.p95)) ms
 (a) BookLoader.load alone (map + content hash):               median \(format(l1.median)) ms, p95 \(format(l1.p95)) ms
-(b) wrap 10 MB to 78 columns, ours (\(lines) lines): median \(format(b1.median)) ms, p95 \(format(b1.p95)) ms
-(b) fold -s -w 78 > /dev/null (subprocess):        median \(format(b2.median)) ms, p95 \(format(b2.p95)) ms
-(b) fold / ours, wall: \(format(b2.median / b1.median))x
-(b) CPU time (user+sys), ours: median \(format(c1.median)) ms; fold: median \(format(c2.median)) ms; fold / ours: \(format(c2.median / c1.median))x
 load average at the end: \((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?")
 """)

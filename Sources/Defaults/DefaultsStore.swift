@@ -27,7 +27,8 @@ public final class DefaultsStore: PreferenceStore {
         public var watchesForChanges: Bool
         /// False forces the polling fallback (for tests, or file systems inotify cannot see).
         public var usesInotify: Bool
-        /// Even with inotify, compare the file's stamp at least this often (network file systems).
+        /// Where inotify cannot see every write (a network file system, no inotify), compare the
+        /// file's stamp at least this often.
         public var safetyPollInterval: Double
         /// Monotonic seconds; tests may substitute their own.
         public var clock: () -> Double
@@ -203,6 +204,27 @@ public final class DefaultsStore: PreferenceStore {
     public var wakeupFileDescriptor: Int32? {
         guard let watcher, watcher.isWatching else { return nil }
         return watcher.descriptor
+    }
+
+    /// When `processExternalChanges()` or `flushIfDue()` next have work though the watcher's
+    /// descriptor stays quiet: unsaved changes settling, or, where inotify cannot see every
+    /// write (no inotify, a network file system, a folder that went away), the next look at the
+    /// file. Nil when nothing is due: the app's loop may then sleep until something happens.
+    public var nextDeadline: Double? {
+        var due: Double?
+        if hasUnsavedChanges {
+            let last = pending.lastChange ?? lastStampCheck
+            if lastWriteError != nil {
+                due = last + options.maximumDelay  // a failing disk is tried again, not hammered
+            } else {
+                due = min(last + options.coalescingDelay, (pending.firstChange ?? last) + options.maximumDelay)
+            }
+        }
+        if let watcher, !watcher.seesEveryChange {
+            let look = lastStampCheck + options.safetyPollInterval
+            due = min(due ?? look, look)
+        }
+        return due
     }
 
     /// Non-blocking: drains the watcher, and if the file is not the version this store last

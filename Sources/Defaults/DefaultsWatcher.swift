@@ -1,10 +1,11 @@
+import FileSafety
 import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Notices when another process may have changed the defaults file, without threads: an inotify
-/// descriptor on the folder (non-blocking, so it can be drained from the app's loop), or, when
+/// descriptor on the folder (non-blocking, so the app's loop can poll it and drain it), or, when
 /// inotify is not available, a plain comparison of the file's stamp on every check.
 ///
 /// It only answers "look again?"; the store compares stamps and contents to find what changed.
@@ -27,9 +28,14 @@ final class DefaultsWatcher {
     /// True while inotify is watching the folder; false means polling.
     var isWatching: Bool { descriptor >= 0 && watch >= 0 }
 
+    /// True while inotify watches the folder and the folder is on a local file system, where
+    /// no write escapes the watch: nothing needs looking at until the descriptor is readable.
+    private(set) var seesEveryChange = false
+
     private func addWatch() {
         let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
         watch = inotify_add_watch(descriptor, folder, mask)
+        seesEveryChange = watch >= 0 && FileSystemKind.inotifySeesEveryChange(at: folder)
     }
 
     /// Drains pending events; true when the file may have changed (always true when polling).
@@ -52,7 +58,10 @@ final class DefaultsWatcher {
                     let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
                     return (event.mask, event.len)
                 }
-                if mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 { watch = -1 }
+                if mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
+                    watch = -1
+                    seesEveryChange = false
+                }
                 offset += MemoryLayout<inotify_event>.size + Int(length)
             }
         }

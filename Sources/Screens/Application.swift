@@ -1,14 +1,21 @@
 import Terminal
 
 /// Runs the app: owns the root screen and the modals over it, turns terminal events into screen
-/// calls, and draws at most one frame per tick, only when something changed.
+/// calls, and draws a frame only when something changed.
+///
+/// While nothing happens the loop sleeps in one `poll` with no timeout: it wakes for input, a
+/// signal, background news (`Wakeup`), a descriptor an observer watches, or the one deadline
+/// something asked for (the idle moment after input, a debounced write), never on a beat.
 public final class Application {
     public let terminal: Terminal
     public let root: Screen
     /// Below this size the app shows a "terminal too small" message instead of its screens.
     public var minimumSize = Size(columns: 40, rows: 10)
-    /// How long the loop sleeps when nothing happens (later features poll on this tick).
-    public var tickInterval = 0.5
+    /// How long input must have settled before the app counts as idle: the moment autosave and
+    /// other settled work run (`applicationDidBecomeIdle`).
+    public var idleDelay = 0.5
+    /// Seconds on a clock that never goes back; tests bring their own, so no test waits.
+    public var clock: () -> Double = MonotonicClock.seconds
     public private(set) var state: ApplicationState = .notRunning
     public private(set) var terminationReason: TerminationReason?
     public private(set) var modals: [Screen] = []
@@ -24,6 +31,12 @@ public final class Application {
     private var observerOrder: [ObjectIdentifier] = []
     private var needsDisplay = true
     private var needsFullRepaint = true
+    /// When the idle moment after the last input comes; nil once it has been delivered.
+    private var idleDue: Double?
+    /// When idle work last ran: an observer's deadline that is still not in the future after it
+    /// ran waits a little, so a deadline nobody clears cannot make the loop spin.
+    private var lastIdle = -Double.infinity
+    private static let shortestIdleGap = 0.05
 
     public init(terminal: Terminal, root: Screen) {
         self.terminal = terminal
@@ -58,25 +71,43 @@ public final class Application {
     public func run(exitAfterFirstFrame: Bool = false) throws -> TerminationReason {
         launch()
         if exitAfterFirstFrame { terminate(.quit) }
-        let clock = ContinuousClock()
-        var lastFrame = clock.now
-        let frameInterval = Duration.milliseconds(16)
+        var lastFrame = clock()
+        let frameInterval = 0.016
         while terminationReason == nil {
+            if let due = nextDeadline, clock() >= due { becomeIdle() }
             // Drain what is waiting before drawing, but draw at least once per frame interval
-            // so a flood of events (a resize storm) cannot starve the screen.
-            let timeout: Double? = needsDisplay ? 0 : tickInterval
-            if let event = terminal.nextEvent(timeout: timeout) {
+            // so a flood of events (a resize storm) cannot starve the screen. With nothing to
+            // draw, sleep until an event or the next deadline; with no deadline, for as long
+            // as nothing happens.
+            let timeout: Double? = needsDisplay ? 0 : nextDeadline.map { max(0, $0 - clock()) }
+            if let event = terminal.nextEvent(timeout: timeout, watching: wakeDescriptors) {
                 try dispatch(event)
-                if !(needsDisplay && clock.now - lastFrame > frameInterval) { continue }
-            } else if !needsDisplay {
-                notify { $0.applicationDidBecomeIdle(self) }
+                if !(needsDisplay && clock() - lastFrame > frameInterval) { continue }
             }
             if needsDisplay && terminationReason == nil {
                 render()
-                lastFrame = clock.now
+                lastFrame = clock()
             }
         }
         return terminationReason ?? .quit
+    }
+
+    /// When the loop must wake though no event comes: the idle moment after input, or the
+    /// earliest deadline an observer has. Nil when nothing is due: the loop then sleeps until
+    /// an event arrives.
+    public var nextDeadline: Double? {
+        var earliest = idleDue
+        for id in observerOrder {
+            guard var due = observers[id]?.nextIdleDeadline(self) else { continue }
+            due = max(due, lastIdle + Self.shortestIdleGap)
+            earliest = min(earliest ?? due, due)
+        }
+        return earliest
+    }
+
+    /// What observers watch for news, for the loop's one `poll`.
+    public var wakeDescriptors: [Int32] {
+        observerOrder.flatMap { observers[$0]?.wakeDescriptors(self) ?? [] }
     }
 
     /// Handles every event the terminal has now, then draws once if needed. For tests with a
@@ -88,8 +119,11 @@ public final class Application {
         if needsDisplay && terminationReason == nil { render() }
     }
 
-    /// What the run loop does when a tick passes with nothing to do; for tests.
+    /// What the run loop does when a deadline comes with nothing else to do; tests call it
+    /// directly.
     public func becomeIdle() {
+        idleDue = nil
+        lastIdle = clock()
         notify { $0.applicationDidBecomeIdle(self) }
     }
 
@@ -123,6 +157,7 @@ public final class Application {
             terminate(reason)
         case .key, .mouse, .paste:
             inputEventsHandled += 1
+            idleDue = clock() + idleDelay
             try dispatchInput(event)
         case .wake:
             deliverWake()

@@ -14,10 +14,19 @@ public protocol ApplicationLifecycleObserver: AnyObject {
     func applicationWillTerminate(_ application: Application, reason: TerminationReason)
     /// The first frame is on the terminal (restoration's crash marker is cleared here).
     func applicationDidPresentFirstFrame(_ application: Application)
-    /// A tick passed with no event: the moment for debounced work such as autosave.
+    /// Input settled, or a deadline this observer asked for came: the moment for debounced work
+    /// such as autosave. Never on a beat: with no input and no deadline it is not called.
     func applicationDidBecomeIdle(_ application: Application)
-    /// Background work posted `Wakeup.post()`; screens have already taken their news.
+    /// Background work posted `Wakeup.post()`, or a descriptor from `wakeDescriptors` became
+    /// readable; screens have already taken their news.
     func applicationDidWake(_ application: Application)
+    /// When this observer next needs `applicationDidBecomeIdle` though nothing else happens
+    /// (a write waiting to settle, a file to look at again), on the application's clock; nil
+    /// when nothing is due.
+    func nextIdleDeadline(_ application: Application) -> Double?
+    /// Descriptors whose readiness is news for this observer (an inotify descriptor): the loop
+    /// wakes when one is readable and calls `applicationDidWake`, which must drain it.
+    func wakeDescriptors(_ application: Application) -> [Int32]
 }
 
 extension ApplicationLifecycleObserver {
@@ -28,4 +37,6 @@ extension ApplicationLifecycleObserver {
     public func applicationDidPresentFirstFrame(_ application: Application) {}
     public func applicationDidBecomeIdle(_ application: Application) {}
     public func applicationDidWake(_ application: Application) {}
+    public func nextIdleDeadline(_ application: Application) -> Double? { nil }
+    public func wakeDescriptors(_ application: Application) -> [Int32] { [] }
 }

@@ -132,6 +132,10 @@ public final class NcursesTerminal: Terminal {
     // MARK: input
 
     public func nextEvent(timeout: Double?) -> Event? {
+        nextEvent(timeout: timeout, watching: [])
+    }
+
+    public func nextEvent(timeout: Double?, watching descriptors: [Int32]) -> Event? {
         if !queued.isEmpty { return queued.removeFirst() }
         if let event = signalEvent() ?? readInput() { return event }
         var wait = timeout
@@ -140,8 +144,9 @@ public final class NcursesTerminal: Terminal {
             let seconds = max(0, Double(left.seconds) + Double(left.attoseconds) / 1e18)
             wait = min(wait ?? seconds, seconds)
         }
-        waitForInput(timeout: wait)
+        let watchedReady = waitForInput(timeout: wait, watching: descriptors)
         if let event = signalEvent() ?? readInput() { return event }
+        if watchedReady { return .wake }
         if let deadline = inputDeadline, ContinuousClock.now >= deadline {
             inputDeadline = nil
             queued.append(contentsOf: decoder.timeout())
@@ -198,19 +203,24 @@ public final class NcursesTerminal: Terminal {
         return poll(&fd, 1, 0) > 0 && fd.revents & Int16(POLLIN) != 0
     }
 
-    /// Sleeps in poll until stdin has bytes, a signal arrived, or the timeout passed.
-    private func waitForInput(timeout: Double?) {
+    /// Sleeps in poll until stdin has bytes, a signal arrived, a watched descriptor is
+    /// readable (true then) or the timeout passed; nil waits for as long as none of that happens.
+    private func waitForInput(timeout: Double?, watching descriptors: [Int32]) -> Bool {
         StderrCapture.trim()
         var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
         let wake = SignalFlags.wakeRead.load(ordering: .acquiring)
-        if wake >= 0 { fds.append(pollfd(fd: wake, events: Int16(POLLIN), revents: 0)) }
-        let milliseconds = timeout.map { Int32(max(0, min($0 * 1000, 86_400_000))) } ?? -1
+        fds.append(pollfd(fd: wake, events: Int16(POLLIN), revents: 0))  // a negative fd is skipped by poll
+        fds += descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        // Rounded up: a deadline 0.4 ms away must not become a zero wait that returns at once
+        // and spins until it has passed.
+        let milliseconds = timeout.map { Int32(max(0, min(($0 * 1000).rounded(.up), 86_400_000))) } ?? -1
         _ = poll(&fds, nfds_t(fds.count), milliseconds)
-        if fds.count > 1 && fds[1].revents != 0 { SignalFlags.drainWakePipe() }
+        if fds[1].revents != 0 { SignalFlags.drainWakePipe() }
         // A terminal that went away without a SIGHUP reaching us (the app was not in its
         // foreground group) would otherwise wake this poll at once, forever: take it as a
         // hangup, so the app saves and quits.
         if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { SignalFlags.record(SignalFlags.hangup) }
+        return fds.dropFirst(2).contains { $0.revents & Int16(POLLIN) != 0 }
     }
 
     /// Writes mode changes straight to the terminal: curses' `putp` keeps them in a buffer

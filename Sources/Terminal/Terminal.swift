@@ -26,9 +26,20 @@ public protocol Terminal: AnyObject {
     /// Returns nil when the time ran out.
     func nextEvent(timeout: Double?) -> Event?
 
+    /// As `nextEvent(timeout:)`, and `.wake` as soon as one of `descriptors` is readable (an
+    /// inotify descriptor someone watches); whoever watches it drains it.
+    func nextEvent(timeout: Double?, watching descriptors: [Int32]) -> Event?
+
     /// Leaves terminal mode and stops the process until it is continued (`fg`), then returns.
     func suspend()
 
     /// Gives the terminal back to the shell. Safe to call more than once.
     func restore()
+}
+
+extension Terminal {
+    /// A terminal with nothing to poll (a headless one) has no descriptors to wait on.
+    public func nextEvent(timeout: Double?, watching descriptors: [Int32]) -> Event? {
+        nextEvent(timeout: timeout)
+    }
 }

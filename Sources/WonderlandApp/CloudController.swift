@@ -10,7 +10,7 @@ import Terminal
 /// the server (and opens it again when the Sync Folder or Sync Server setting changes), keeps
 /// a password out of the settings file (one found there is removed, used for this run, and the
 /// user told), delivers the store's news on wake-ups and
-/// idle ticks (the defaults follow, and the screens through their defaults observers), stops the
+/// idle moments (the defaults follow, and the screens through their defaults observers), stops the
 /// worker at Ctrl-Z and quit (sending what is queued) and starts it again at `fg`, keeps the
 /// tab bar's status line, and tells the user once of a damaged local copy or a refused write.
 ///

@@ -3,8 +3,10 @@ import Screens
 import Terminal
 
 /// Connects the defaults store to the app's lifecycle: changes made by other processes are
-/// picked up on every idle tick and on return from Ctrl-Z (observers then update what is on
-/// screen), and coalesced writes go out once changes settle, and always at Ctrl-Z and on exit.
+/// picked up when the store's inotify descriptor (in the loop's poll) says the folder changed,
+/// at its next look where inotify cannot see every write, and on return from Ctrl-Z (observers
+/// then update what is on screen); coalesced writes go out once changes settle (the loop wakes
+/// for that deadline), and always at Ctrl-Z and on exit.
 public final class DefaultsController: ApplicationLifecycleObserver {
     public let store: DefaultsStore
     public let bundle: SettingsBundle
@@ -31,6 +33,17 @@ public final class DefaultsController: ApplicationLifecycleObserver {
         store.flushIfDue()
         pendingWarnings += store.takeStartupWarnings()
         tellPendingWarnings(application)
+    }
+
+    public func applicationDidWake(_ application: Application) {
+        store.processExternalChanges()
+        tellPendingWarnings(application)
+    }
+
+    public func nextIdleDeadline(_ application: Application) -> Double? { store.nextDeadline }
+
+    public func wakeDescriptors(_ application: Application) -> [Int32] {
+        store.wakeupFileDescriptor.map { [$0] } ?? []
     }
 
     public func applicationWillEnterForeground(_ application: Application) {

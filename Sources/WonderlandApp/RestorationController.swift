@@ -33,7 +33,7 @@ public final class RestorationController: ApplicationLifecycleObserver {
     private let now: () -> Date
     /// Frames drawn when the last save was made: no new frame means nothing changed.
     /// Idle saves follow the user's moves only: a redraw for a GPS fix or map data that
-    /// finished loading would otherwise rewrite the archive every tick, and replace a place
+    /// finished loading would otherwise rewrite the archive at every idle moment, and replace a place
     /// kept after a crash before the user has touched anything.
     private var inputAtLastSave = -1
     /// Told to the user once, in an alert after the first frame.
@@ -149,7 +149,7 @@ public final class RestorationController: ApplicationLifecycleObserver {
         if let notice {
             self.notice = nil
             application.presentModal(Alert(title: "Starting fresh", message: notice))
-            // The alert is not a change of place, and it is no input: the next idle tick will not
+            // The alert is not a change of place, and it is no input: the next idle moment will not
             // replace the archive the notice has just said is kept.
         }
     }

@@ -139,4 +139,24 @@ import Glibc
         try fixture.backend(b).append([Data_.record("k", "v", 1, b)])
         #expect(Data_.eventually { returned.isRaised })
     }
+
+    /// On a local folder the wait no longer looks at the listing on a beat (a poll interval of
+    /// two minutes here): a folder made readable again must end it through inotify alone.
+    @Test func aFolderMadeReadableAgainEndsAWaitWithNoDeadline() throws {
+        let fixture = FolderFixture()
+        let waiter = try fixture.backend(a, pollInterval: 120)
+        _ = try waiter.fetchChanges()
+        #expect(waiter.isWatchingWithInotify)
+        let returned = FolderFlag()
+        let started = FolderFlag()
+        Thread.detachNewThread {
+            started.raise()
+            waiter.waitForChanges(timeout: untilNews)
+            returned.raise()
+        }
+        #expect(Data_.eventually { started.isRaised })
+        #expect(chmod(fixture.cloud.path, 0o755) == 0)
+        #expect(Data_.eventually { returned.isRaised })
+        #expect(chmod(fixture.cloud.path, 0o700) == 0)
+    }
 }

@@ -15,8 +15,9 @@ struct GPSDClientTests {
     }
 
     func makeSource(_ server: FakeGPSDServer, clock: ManualClock? = nil, backoff: GPSDBackoff = GPSDBackoff(initial: 0.05, maximum: 0.2),
-                    tick: Double = 0.02) -> GPSDLocationSource {
-        var configuration = GPSDConfiguration(address: server.address, backoff: backoff, stallAfter: 5, connectTimeout: 5, tick: tick)
+                    longestSleep: Double? = nil) -> GPSDLocationSource {
+        var configuration = GPSDConfiguration(address: server.address, backoff: backoff, stallAfter: 5, connectTimeout: 5, longestSleep: longestSleep,
+                                              timeText: GPSDSessionTests.clockSeconds)
         if let clock { configuration.clock = { clock.now } }
         return GPSDLocationSource(configuration: configuration)
     }
@@ -69,7 +70,7 @@ struct GPSDClientTests {
         first.sendLines(Self.version, Self.tpv(10, 20))
         #expect(waitFor(source) { $0.currentFix?.coordinate == GeoPoint(latitude: 10, longitude: 20) })
         first.close()
-        #expect(waitFor(source) { $0.statusText.hasPrefix("gpsd: 127.0.0.1:\(server.port) closed the connection (retry in") })
+        #expect(waitFor(source) { $0.statusText.hasPrefix("gpsd: 127.0.0.1:\(server.port) closed the connection (retrying at") })
         let second = try server.accept()
         #expect(try second.readLine() == #"?WATCH={"enable":true,"json":true}"#)
         second.sendLines(Self.version, Self.tpv(11, 21))
@@ -80,18 +81,21 @@ struct GPSDClientTests {
     @Test func anAbsentGPSDIsNotRunningAndRetried() throws {
         let port = try FakeGPSDServer.closedPort()
         let configuration = GPSDConfiguration(address: GPSDAddress(host: "127.0.0.1", port: port),
-                                              backoff: GPSDBackoff(initial: 0.05, maximum: 0.1), tick: 0.02)
+                                              backoff: GPSDBackoff(initial: 0.05, maximum: 0.1),
+                                              timeText: { _ in "14:02:31" })
         let source = GPSDLocationSource(configuration: configuration)
         defer { source.stop() }
         source.start()
-        #expect(waitFor(source) { $0.statusText == "gpsd: not running at 127.0.0.1:\(port) (retry in 1 s)" })
+        #expect(waitFor(source) { $0.statusText == "gpsd: not running at 127.0.0.1:\(port) (retrying at 14:02:31)" })
         #expect(source.currentFix == nil)
     }
 
     @Test func aStallShowsInTheStatusByTheInjectedClock() throws {
         let server = try FakeGPSDServer()
         let clock = ManualClock()
-        let source = makeSource(server, clock: clock)
+        // The reader sleeps until the stall it expects by the clock; a manual clock moves while it
+        // sleeps, so it must look at it now and then.
+        let source = makeSource(server, clock: clock, longestSleep: 0.02)
         defer { source.stop() }
         source.start()
         let client = try server.accept()
@@ -99,8 +103,8 @@ struct GPSDClientTests {
         client.sendLines(Self.version, Self.tpv(1, 2))
         #expect(waitFor(source) { $0.statusText == "gpsd: 3D fix" })
         clock.advance(by: 12)
-        // Nothing arrives; the reader's tick notices the time.
-        #expect(waitFor(source) { $0.statusText == "gpsd: no fix for 12 s" })
+        // Nothing arrives; the reader's short slice notices the manual clock moved past the stall.
+        #expect(waitFor(source) { $0.statusText == "gpsd: no fix since t1000" })
         #expect(source.currentFix?.coordinate == GeoPoint(latitude: 1, longitude: 2))
         client.sendLines(Self.tpv(1.5, 2))
         #expect(waitFor(source) { $0.statusText == "gpsd: 3D fix" })
@@ -110,10 +114,10 @@ struct GPSDClientTests {
         let port = try FakeGPSDServer.closedPort()
         // A thirty-second back-off: stop must not wait it out.
         let configuration = GPSDConfiguration(address: GPSDAddress(host: "127.0.0.1", port: port),
-                                              backoff: GPSDBackoff(initial: 30, maximum: 30), tick: 10)
+                                              backoff: GPSDBackoff(initial: 30, maximum: 30))
         let source = GPSDLocationSource(configuration: configuration)
         source.start()
-        #expect(waitFor(source) { $0.statusText.contains("retry in 30 s") })
+        #expect(waitFor(source) { $0.statusText.contains("(retrying at") })
         #expect(!source.readerHasFinished)
         source.stop()
         #expect(source.statusText == "gpsd: stopped")
@@ -124,8 +128,8 @@ struct GPSDClientTests {
 
     @Test func stopEndsTheReaderMidConversation() throws {
         let server = try FakeGPSDServer()
-        // A ten-second tick: the reader is deep in poll when stop comes.
-        let source = makeSource(server, tick: 10)
+        // No slice: the reader is deep in a poll with no timeout when stop comes.
+        let source = makeSource(server)
         source.start()
         let client = try server.accept()
         _ = try client.readLine()

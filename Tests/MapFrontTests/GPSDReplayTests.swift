@@ -77,7 +77,7 @@ struct GPSDReplayTests {
 
         // gpsd takes a few seconds to start listening; the source's back-off covers that.
         let configuration = GPSDConfiguration(address: GPSDAddress(host: "127.0.0.1", port: port),
-                                              backoff: GPSDBackoff(initial: 0.2, maximum: 0.5), tick: 0.05)
+                                              backoff: GPSDBackoff(initial: 0.2, maximum: 0.5))
         let source = GPSDLocationSource(configuration: configuration)
         source.start()
         defer { source.stop() }

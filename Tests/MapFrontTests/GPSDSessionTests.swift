@@ -13,31 +13,41 @@ struct GPSDSessionTests {
         #expect(backoff.delayAfterFailure() == 1)
     }
 
-    @Test func statusWhileGPSDIsAbsentCountsDownToTheNextTry() {
-        var session = GPSDSession(address: .standard)
+    /// Moments shown as "t" and the clock's seconds, so the texts do not depend on the time zone.
+    static let clockSeconds: @Sendable (Double) -> String = { "t\(Int($0.rounded(.up)))" }
+
+    @Test func statusWhileGPSDIsAbsentNamesTheTimeOfTheNextTryAndStaysPut() {
+        var session = GPSDSession(address: .standard, timeText: Self.clockSeconds)
         #expect(session.statusText(at: 0) == "gpsd: connecting to localhost:2947")
         #expect(session.failed(.refused, at: 100) == 1)
-        #expect(session.statusText(at: 100) == "gpsd: not running (retry in 1 s)")
+        #expect(session.statusText(at: 100) == "gpsd: not running (retrying at t101)")
         session.connecting()
         #expect(session.failed(.refused, at: 101) == 2)
         session.connecting()
         #expect(session.failed(.refused, at: 103) == 4)
-        #expect(session.statusText(at: 103) == "gpsd: not running (retry in 4 s)")
-        #expect(session.statusText(at: 105.5) == "gpsd: not running (retry in 2 s)")
-        #expect(session.statusText(at: 106.9) == "gpsd: not running (retry in 1 s)")
+        #expect(session.statusText(at: 103) == "gpsd: not running (retrying at t107)")
+        // No countdown: the line reads the same until the retry, so nothing needs redrawing.
+        #expect(session.statusText(at: 105.5) == session.statusText(at: 103))
+        #expect(session.nextStatusChange(after: 103) == nil, "waiting for a retry changes nothing on screen by itself")
+    }
+
+    @Test func theLocalTimeOfDayIsShownToTheSecond() {
+        #expect(GPSDTimeOfDay.text(forWallClock: 0).count == 8)
+        #expect(GPSDTimeOfDay.text(forWallClock: 59.2) == GPSDTimeOfDay.text(forWallClock: 60))
+        #expect(GPSDTimeOfDay.text(forWallClock: 60) != GPSDTimeOfDay.text(forWallClock: 61))
     }
 
     @Test func everyFailureIsNamed() {
         let address = GPSDAddress(host: "gps.local", port: 3000)
         let cases: [(GPSDConnectionFailure, String)] = [
-            (.refused, "gpsd: not running at gps.local:3000 (retry in 1 s)"),
-            (.timedOut, "gpsd: no answer from gps.local:3000 (retry in 1 s)"),
-            (.unresolved("gps.local"), "gpsd: cannot find host gps.local (retry in 1 s)"),
-            (.closed, "gpsd: gps.local:3000 closed the connection (retry in 1 s)"),
-            (.error("Network is unreachable"), "gpsd: gps.local:3000: Network is unreachable (retry in 1 s)"),
+            (.refused, "gpsd: not running at gps.local:3000 (retrying at t1)"),
+            (.timedOut, "gpsd: no answer from gps.local:3000 (retrying at t1)"),
+            (.unresolved("gps.local"), "gpsd: cannot find host gps.local (retrying at t1)"),
+            (.closed, "gpsd: gps.local:3000 closed the connection (retrying at t1)"),
+            (.error("Network is unreachable"), "gpsd: gps.local:3000: Network is unreachable (retrying at t1)"),
         ]
         for (failure, text) in cases {
-            var session = GPSDSession(address: address)
+            var session = GPSDSession(address: address, timeText: Self.clockSeconds)
             session.failed(failure, at: 0)
             #expect(session.statusText(at: 0) == text)
         }
@@ -75,24 +85,38 @@ struct GPSDSessionTests {
         #expect(session.fix == paris, "the last place known stays")
     }
 
-    @Test func aStallShowsHowLongSinceTheLastFix() {
-        var session = GPSDSession(address: .standard, stallAfter: 5)
+    @Test func aStallNamesTheTimeOfTheLastFixOnceAndThenStaysPut() {
+        var session = GPSDSession(address: .standard, stallAfter: 5, timeText: Self.clockSeconds)
         session.connected(at: 0)
+        #expect(session.nextStatusChange(after: 0) == 5, "no fix yet turns into a stall")
         session.received(.position(paris, .threeDimensional), at: 1)
+        #expect(session.nextStatusChange(after: 1) == 6, "the one moment the fix goes stale")
         #expect(session.statusText(at: 5.9) == "gpsd: 3D fix")
-        #expect(session.statusText(at: 6) == "gpsd: no fix for 5 s")
-        #expect(session.statusText(at: 13.2) == "gpsd: no fix for 12 s")
+        #expect(session.statusText(at: 6) == "gpsd: no fix since t1")
+        #expect(session.statusText(at: 13.2) == "gpsd: no fix since t1")
+        #expect(session.nextStatusChange(after: 6) == nil, "a stalled line needs no more waking")
     }
 
     @Test func aConnectionThatNeverGetsAFixStallsToo() {
-        var session = GPSDSession(address: .standard, stallAfter: 5)
+        var session = GPSDSession(address: .standard, stallAfter: 5, timeText: Self.clockSeconds)
         session.connected(at: 100)
         session.received(.devices(count: 0), at: 100)
         #expect(session.statusText(at: 101) == "gpsd: no GPS device")
-        #expect(session.statusText(at: 112) == "gpsd: no fix for 12 s (no GPS device)")
+        #expect(session.statusText(at: 112) == "gpsd: no GPS device", "true until gpsd reports a receiver")
+        #expect(session.nextStatusChange(after: 101) == nil, "nothing to wait for without a receiver")
         // gpsfake adds its device after the first client came: no longer "no device".
         session.received(.other(className: "DEVICE"), at: 113)
-        #expect(session.statusText(at: 113) == "gpsd: no fix for 13 s")
+        #expect(session.statusText(at: 113) == "gpsd: no fix since t100")
+        #expect(session.nextStatusChange(after: 113) == nil)
+    }
+
+    @Test func aReceiverThatWentAwayAfterAFixStillStalls() {
+        var session = GPSDSession(address: .standard, stallAfter: 5, timeText: Self.clockSeconds)
+        session.connected(at: 0)
+        session.received(.position(paris, .threeDimensional), at: 1)
+        session.received(.devices(count: 0), at: 2)
+        #expect(session.nextStatusChange(after: 2) == 6)
+        #expect(session.statusText(at: 7) == "gpsd: no fix since t1 (no GPS device)")
     }
 
     @Test func theStartOfACycleDoesNotUndoAFix() {
@@ -117,6 +141,9 @@ struct GPSDSessionTests {
         session.received(.gpsdError("Unrecognized request"), at: 14)
         #expect(session.statusText(at: 14) == "gpsd: 3D fix · gpsd said: Unrecognized request")
         #expect(session.ignoredCount == 3)
+        #expect(session.nextStatusChange(after: 14) == 17, "the fix (from 12) goes stale before the note runs out at 24")
+        session.received(.position(paris, .threeDimensional), at: 20)
+        #expect(session.nextStatusChange(after: 20) == 24, "the note runs out")
     }
 
     @Test func aReconnectRestartsTheStallClockButKeepsTheLastPlace() {

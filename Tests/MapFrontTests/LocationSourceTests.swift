@@ -113,7 +113,7 @@ struct LocationSourceTests {
         let store = InMemoryPreferenceStore()
         let server = try FakeGPSDServer()
         let current = CurrentLocation(commandLine: nil, store: store, environment: ["WONDERLAND_GPSD": "127.0.0.1:\(server.port)"],
-                                      gpsd: GPSDConfiguration(tick: 0.02))
+                                      gpsd: GPSDConfiguration())
         current.start()
         defer { current.stop() }
         #expect(current.choice.origin == .gpsd(server.address))

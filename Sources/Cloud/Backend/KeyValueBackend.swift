@@ -22,7 +22,9 @@ public protocol KeyValueBackend: AnyObject, Sendable {
     func fetchChanges() throws -> [ChangeRecord]
 
     /// Blocks up to `timeout` seconds, returning early when the backend may have news (another
-    /// device wrote) or when `wake()` is called.
+    /// device wrote) or when `wake()` is called. The store passes `untilNews` when it has
+    /// nothing to retry: a backend that can be told of news (inotify, LISTEN) then sleeps until
+    /// it is; one that cannot must look again on its own interval.
     func waitForChanges(timeout: Double)
 
     /// Ends a `waitForChanges` early (the store has local changes to send, or is closing).
@@ -42,6 +44,9 @@ public protocol KeyValueBackend: AnyObject, Sendable {
 extension KeyValueBackend {
     public var readProblems: [String] { [] }
 }
+
+/// A wait with no deadline: about 32 years, finite so every clock's arithmetic still works.
+public let untilNews: Double = 1_000_000_000
 
 /// A backend that checks the store's limits itself (the server, in the writing transaction)
 /// refused a whole batch: none of it was stored, and sending it again would be refused again.

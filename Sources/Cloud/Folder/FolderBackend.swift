@@ -13,8 +13,9 @@ import Foundation
 /// `wonderland cloud init` and the Sync settings call); the watcher notices when it appears.
 public final class FolderBackend: KeyValueBackend, @unchecked Sendable {
     public struct Options: Sendable {
-        /// How often the listing is looked at while waiting (the fallback when inotify is
-        /// silent, as on network file systems).
+        /// How often the listing is looked at while waiting where inotify cannot be trusted (no
+        /// inotify, a network or FUSE file system, a folder that went away). On a local folder
+        /// with a watch the wait is not sliced at all.
         public var pollInterval: Double
         public var usesInotify: Bool
         /// Compaction runs once this device's files hold more than `compactionFactor` × its

@@ -1,14 +1,17 @@
+import FileSafety
 import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Waits for news in the folder: inotify when the kernel gives it (local folders; Syncthing and
-/// Dropbox write locally too), a self-pipe for `wake()`, and, always, a look at the listing
-/// every poll interval, because network file systems send no inotify events for other
-/// machines' writes and a watch is lost when the folder is moved away. While the folder is
-/// missing, the nearest folder above it that exists is watched instead, so the folder being
-/// created (by `wonderland cloud init`, by hand, by a sync tool) is news at once.
+/// Dropbox write locally too), a self-pipe for `wake()`, and a look at the listing every poll
+/// interval wherever inotify cannot be trusted: network and FUSE file systems send no inotify
+/// events for other machines' writes, and a watch is lost when the folder is moved away. On a
+/// local folder with a watch in place the wait blocks until inotify or the pipe says something.
+/// While the folder is missing, the nearest folder above it that exists is watched as well, so
+/// the folder being created (by `wonderland cloud init`, by hand, by a sync tool) is news at
+/// once; the look on a beat stays on then, since a share mounted there sends no event.
 final class FolderWatcher: @unchecked Sendable {
     /// What the listing looked like: each change file's name, inode, size and modification time,
     /// and the folder's own identity (nil when it is missing).
@@ -27,6 +30,8 @@ final class FolderWatcher: @unchecked Sendable {
     private var ancestorWatch: Int32 = -1
     private var ancestorPath: String?
     private var ancestorChild: String?
+    /// The watch is in place on a local file system, where no write escapes it.
+    private var watchSeesEveryChange = false
     private let wakePipe: (read: Int32, write: Int32)
     private var baseline: Snapshot?
     /// `isWatching` and `remember` may come from another thread than the waiting one.
@@ -63,11 +68,18 @@ final class FolderWatcher: @unchecked Sendable {
 
     private var hasAnyWatch: Bool { stateLock.withLock { inotify >= 0 && (watch >= 0 || ancestorWatch >= 0) } }
 
+    /// True while the watch alone can be trusted: nothing needs a look until inotify fires.
+    var seesEveryChange: Bool { stateLock.withLock { inotify >= 0 && watch >= 0 && watchSeesEveryChange } }
+
     private func addWatch() {
         stateLock.withLock {
             guard inotify >= 0, watch < 0 else { return }
-            let mask = UInt32(IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
+            // IN_ATTRIB: a folder made readable again (chmod) is news, as nothing else would
+            // end a wait that no longer looks at the listing on a beat.
+            let mask = UInt32(IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_DELETE_SELF
+                              | IN_MOVE_SELF | IN_ATTRIB)
             watch = inotify_add_watch(inotify, folder, mask)
+            watchSeesEveryChange = watch >= 0 && FileSystemKind.inotifySeesEveryChange(at: folder)
             if watch >= 0 {
                 removeAncestorWatchLocked()
                 return
@@ -116,8 +128,10 @@ final class FolderWatcher: @unchecked Sendable {
         _ = write(wakePipe.write, &byte, 1)
     }
 
+    /// Returns when the folder may have news, `wake()` was called, or `timeout` seconds passed
+    /// (an infinite timeout waits for the first two only).
     func wait(timeout: Double) {
-        let deadline = Date(timeIntervalSinceNow: max(0, timeout))
+        let deadline = Self.monotonicSeconds() + max(0, timeout)
         while true {
             // Watched before looking, so a folder made in between is either seen or heard.
             addWatch()
@@ -127,11 +141,13 @@ final class FolderWatcher: @unchecked Sendable {
                 return baseline != nil && baseline != now
             }
             if changed { return }
-            let remaining = deadline.timeIntervalSinceNow
+            if now.folder != nil { addWatch() }  // the folder came back, or inotify lost it
+            let remaining = deadline - Self.monotonicSeconds()
             if remaining <= 0 { return }
             var descriptors = [pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
             if hasAnyWatch { descriptors.append(pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)) }
-            let milliseconds = Int32(max(1, min(remaining, pollInterval) * 1000))
+            let slice = seesEveryChange ? remaining : min(remaining, pollInterval)
+            let milliseconds = slice < 2_000_000 ? Int32(max(1, (slice * 1000).rounded(.up))) : -1
             let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
             guard ready > 0 else { continue }
             if descriptors[0].revents != 0 {
@@ -140,6 +156,12 @@ final class FolderWatcher: @unchecked Sendable {
             }
             if descriptors.count > 1, descriptors[1].revents != 0, drainEvents() { return }
         }
+    }
+
+    private static func monotonicSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 
     private func drain(_ descriptor: Int32) {
@@ -183,9 +205,11 @@ final class FolderWatcher: @unchecked Sendable {
                         guard descriptor == watch else { return }
                         inotify_rm_watch(inotify, watch)
                         watch = -1
+                        watchSeesEveryChange = false
                         news = true
                     }
-                } else if ChangeFileName.isChangeFile(name) || mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                } else if ChangeFileName.isChangeFile(name) || mask & UInt32(IN_Q_OVERFLOW) != 0
+                            || (name.isEmpty && mask & UInt32(IN_ATTRIB) != 0) {
                     news = true
                 }
                 offset += headerSize + length

@@ -126,7 +126,7 @@ public final class PreferenceMirror {
 
     // MARK: news from the store
 
-    /// Delivers the store's queued changes (call on wake-ups and idle ticks, on the app's
+    /// Delivers the store's queued changes (call on wake-ups and idle moments, on the app's
     /// thread); the defaults, and through them the screens, follow. True when anything changed.
     @discardableResult
     public func processExternalChanges() -> Bool {

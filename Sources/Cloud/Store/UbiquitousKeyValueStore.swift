@@ -21,7 +21,9 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
         public var device: DeviceIdentifier?
         public var limits: KeyValueStoreLimits
         public var wallMilliseconds: @Sendable () -> UInt64
-        /// How long the worker waits for news before looking again anyway.
+        /// How long the worker waits before trying again after a pass that could not reach the
+        /// backend; each failure in a row doubles it, up to `maximumRetryInterval`. After a good
+        /// pass it waits for the backend's news (or a local change) with no deadline.
         public var pollInterval: Double
         /// Called on the worker thread when there are changes to deliver or the status changed.
         public var onNews: @Sendable () -> Void
@@ -67,6 +69,8 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
     private var heldForSpace: [ChangeRecord] = []
     private let applyGuard: ApplyGuard?
     static let maximumSkippedKept = 256
+    /// The longest wait between tries at a backend that cannot be reached.
+    static let maximumRetryInterval = 30.0
 
     /// One sync pass at a time, whether from the worker or `synchronize()`.
     private let syncLock = NSLock()
@@ -305,10 +309,17 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
     private func runWorker() {
         var carryOn = true
         while carryOn {
+            var retryDelay = configuration.pollInterval
             while !lock.withLock({ stopping }) {
-                synchronize()
+                let reached = synchronize()
                 if lock.withLock({ stopping }) { break }
-                backend.waitForChanges(timeout: configuration.pollInterval)
+                if reached {
+                    retryDelay = configuration.pollInterval
+                    backend.waitForChanges(timeout: untilNews)
+                } else {
+                    backend.waitForChanges(timeout: retryDelay)
+                    retryDelay = min(retryDelay * 2, max(configuration.pollInterval, Self.maximumRetryInterval))
+                }
             }
             synchronize()  // the last queued writes, when the backend is there
             carryOn = lock.withLock {

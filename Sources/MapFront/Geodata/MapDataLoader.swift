@@ -1,8 +1,9 @@
 import Foundation
 import Terminal
 
-/// Reads and indexes map data on one background queue, in the order asked, so the first
-/// frame never waits for a file. Results wait in a lock-protected box until the main thread
+/// Reads and indexes map data in the background, the scales on one queue in the order asked and
+/// the place names on one of their own (so a wait for them never waits for a scale), so the
+/// first frame never waits for a file. Results wait in a lock-protected box until the main thread
 /// takes them (after `Event.wake`); `notify` (by default `Wakeup.post()`) tells the run loop.
 final class MapDataLoader: @unchecked Sendable {
     enum Job: Hashable, Sendable {
@@ -18,6 +19,7 @@ final class MapDataLoader: @unchecked Sendable {
     let catalog: MapDataCatalog
     private let notify: @Sendable () -> Void
     private let queue = DispatchQueue(label: "wonderland.map-data", qos: .userInitiated)
+    private let placesQueue = DispatchQueue(label: "wonderland.map-places", qos: .userInitiated)
     private let lock = NSLock()
     private var finished: [Outcome] = []
 
@@ -28,6 +30,7 @@ final class MapDataLoader: @unchecked Sendable {
 
     func start(_ job: Job) {
         let catalog = self.catalog
+        let queue = job == .places ? placesQueue : queue
         queue.async { [self] in
             let outcome: Outcome
             switch job {
@@ -50,7 +53,20 @@ final class MapDataLoader: @unchecked Sendable {
         }
     }
 
+    /// The place names, waiting for them if their load has started and not finished; the
+    /// scales that finished meanwhile stay for `takeFinished()`.
+    func waitForPlaces() -> Outcome? {
+        placesQueue.sync {}
+        return lock.withLock {
+            guard let index = finished.firstIndex(where: { if case .places = $0 { true } else { false } }) else { return nil }
+            return finished.remove(at: index)
+        }
+    }
+
     /// Blocks until every job started so far has finished (benchmarks and tests only; the
     /// app never waits).
-    func waitUntilIdle() { queue.sync {} }
+    func waitUntilIdle() {
+        queue.sync {}
+        placesQueue.sync {}
+    }
 }

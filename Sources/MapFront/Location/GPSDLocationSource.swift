@@ -8,24 +8,30 @@ public struct GPSDConfiguration: Sendable {
     /// Connected but no fix for this many seconds: the status says so.
     public var stallAfter: Double
     public var connectTimeout: Double
-    /// How often, in seconds, the reader looks at the clock while nothing arrives: the stall
-    /// and retry counts in the status move on this beat.
-    public var tick: Double
+    /// The longest the reader sleeps without looking at the clock. Nil (the app): it sleeps
+    /// until gpsd sends something, a stop, or the next moment the status changes by itself (a
+    /// fix going stale, the next retry), and not a moment before. A test that moves a manual
+    /// clock sets a short slice so the reader sees the clock move.
+    public var longestSleep: Double?
     /// Seconds on a clock that never goes back.
     public var clock: @Sendable () -> Double
+    /// How a moment on `clock` is shown in the status ("retrying at 14:02:31").
+    public var timeText: @Sendable (Double) -> String
     /// Tells the main thread there is news; the run loop then calls `handleWake()`.
     public var notify: @Sendable () -> Void
 
     public init(address: GPSDAddress = .standard, backoff: GPSDBackoff = GPSDBackoff(), stallAfter: Double = 5,
-                connectTimeout: Double = 5, tick: Double = 1,
+                connectTimeout: Double = 5, longestSleep: Double? = nil,
                 clock: @escaping @Sendable () -> Double = { ProcessInfo.processInfo.systemUptime },
+                timeText: @escaping @Sendable (Double) -> String = GPSDTimeOfDay.forUptime,
                 notify: @escaping @Sendable () -> Void = { Wakeup.post() }) {
         self.address = address
         self.backoff = backoff
         self.stallAfter = stallAfter
         self.connectTimeout = connectTimeout
-        self.tick = tick
+        self.longestSleep = longestSleep
         self.clock = clock
+        self.timeText = timeText
         self.notify = notify
     }
 }
@@ -98,7 +104,8 @@ final class GPSDReader: @unchecked Sendable {
 
     init(configuration: GPSDConfiguration) {
         self.configuration = configuration
-        session = GPSDSession(address: configuration.address, backoff: configuration.backoff, stallAfter: configuration.stallAfter)
+        session = GPSDSession(address: configuration.address, backoff: configuration.backoff, stallAfter: configuration.stallAfter,
+                              timeText: configuration.timeText)
         var fds: [Int32] = [-1, -1]
         if pipe(&fds) == 0 {
             for fd in fds {
@@ -139,15 +146,20 @@ final class GPSDReader: @unchecked Sendable {
     }
 
     func run() {
+        var retrying = false
         while !isStopRequested {
+            // A retry keeps "retrying at 14:02:31" up while it tries: a refused connection
+            // takes no time, and two status changes per retry would be two wake-ups for nothing.
             session.connecting()
-            publish()
+            if !retrying { publish() }
+            retrying = true
             switch GPSDSocket.connect(to: configuration.address, timeout: configuration.connectTimeout, wake: wakeRead) {
             case .interrupted:
                 break
             case .failed(let failure):
                 waitBeforeRetry(after: failure)
             case .connected(let fd):
+                retrying = false
                 let failure = converse(on: fd)
                 close(fd)
                 if let failure { waitBeforeRetry(after: failure) }
@@ -176,7 +188,7 @@ final class GPSDReader: @unchecked Sendable {
             return isStopRequested ? nil : .closed
         }
         while !isStopRequested {
-            switch GPSDSocket.read(from: fd, wake: wakeRead, timeout: configuration.tick) {
+            switch GPSDSocket.read(from: fd, wake: wakeRead, timeout: waitUntilStatusChanges()) {
             case .interrupted:
                 return nil
             case .closed:
@@ -199,15 +211,24 @@ final class GPSDReader: @unchecked Sendable {
         return nil
     }
 
+    /// How long to wait for gpsd before the status changes by itself; nil: for as long as it
+    /// stays silent.
+    private func waitUntilStatusChanges() -> Double? {
+        let now = configuration.clock()
+        let wait = session.nextStatusChange(after: now).map { $0 - now }
+        guard let longest = configuration.longestSleep else { return wait }
+        return min(wait ?? longest, longest)
+    }
+
+    /// One sleep until the retry (the status already names its time); a stop ends it at once.
     private func waitBeforeRetry(after failure: GPSDConnectionFailure) {
         guard !isStopRequested else { return }
         let failedAt = configuration.clock()
         let until = failedAt + session.failed(failure, at: failedAt)
         publish()
-        // Sleep in ticks so the countdown in the status moves, and a stop ends it at once.
         while !isStopRequested, configuration.clock() < until {
-            guard GPSDSocket.pause(min(configuration.tick, max(0, until - configuration.clock())), wake: wakeRead) else { return }
-            publish()
+            let left = max(0, until - configuration.clock())
+            guard GPSDSocket.pause(configuration.longestSleep.map { min($0, left) } ?? left, wake: wakeRead) else { return }
         }
     }
 

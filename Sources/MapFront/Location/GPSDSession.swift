@@ -15,6 +15,10 @@ public enum GPSDConnectionFailure: Equatable, Sendable {
 /// What the gpsd reader knows, as a value: the connection's phase, the latest fix and the news
 /// for the status line. The reader thread feeds it events with the time they happened; tests
 /// feed it the same events with made-up times, so back-off and stall rules need no waiting.
+///
+/// The status names moments ("retrying at 14:02:31", "no fix since 14:02:31") rather than
+/// counting seconds, so it stays true without being redrawn: it changes only at an event or at
+/// the one moment `nextStatusChange(after:)` gives, and the reader sleeps until then.
 public struct GPSDSession: Sendable {
     public enum Phase: Equatable, Sendable {
         case connecting
@@ -24,10 +28,13 @@ public struct GPSDSession: Sendable {
     }
 
     public let address: GPSDAddress
-    /// Connected but no fix for this long: the status says so ("gpsd: no fix for 12 s").
+    /// Connected but no fix for this long: the status says so ("gpsd: no fix since 14:02:31").
     public let stallAfter: Double
     /// How long an ignored report stays mentioned in the status.
     public let ignoredNoteLasts: Double
+    /// How a moment on the session's clock is shown: the reader shows the local time of day
+    /// (`GPSDTimeOfDay`); tests show what they like.
+    public let timeText: @Sendable (Double) -> String
 
     public private(set) var phase: Phase = .connecting
     public private(set) var fix: LocationFix?
@@ -38,11 +45,13 @@ public struct GPSDSession: Sendable {
     private var lastIgnored: (reason: String, time: Double)?
     private var backoff: GPSDBackoff
 
-    public init(address: GPSDAddress, backoff: GPSDBackoff = GPSDBackoff(), stallAfter: Double = 5, ignoredNoteLasts: Double = 10) {
+    public init(address: GPSDAddress, backoff: GPSDBackoff = GPSDBackoff(), stallAfter: Double = 5, ignoredNoteLasts: Double = 10,
+                timeText: @escaping @Sendable (Double) -> String = GPSDTimeOfDay.forUptime) {
         self.address = address
         self.backoff = backoff
         self.stallAfter = stallAfter
         self.ignoredNoteLasts = ignoredNoteLasts
+        self.timeText = timeText
     }
 
     public mutating func connecting() { phase = .connecting }
@@ -103,6 +112,18 @@ public struct GPSDSession: Sendable {
         lastIgnored = (text, now)
     }
 
+    /// The first moment after `now` at which `statusText` would read differently with no new
+    /// event: a fix going stale, a connection stalling, a note about an ignored report running
+    /// out. Nil when the status stays as it is until something happens.
+    public func nextStatusChange(after now: Double) -> Double? {
+        guard case .connected(let since) = phase else { return nil }
+        var moments: [Double] = []
+        // With no receiver and no fix yet, "no GPS device" stays true until gpsd reports one.
+        if !hasNoDeviceYet { moments.append((lastFixTime ?? since) + stallAfter) }
+        if let lastIgnored { moments.append(lastIgnored.time + ignoredNoteLasts) }
+        return moments.filter { $0 > now }.min()
+    }
+
     /// One line for the status bar, as of `now`.
     public func statusText(at now: Double) -> String {
         var text = "gpsd: " + phaseText(at: now)
@@ -111,6 +132,9 @@ public struct GPSDSession: Sendable {
         }
         return text
     }
+
+    /// gpsd said it has no receiver, and this connection has had no fix.
+    private var hasNoDeviceYet: Bool { deviceCount == 0 && lastFixTime == nil }
 
     private var shownAddress: String {
         address == .standard ? "" : " at \(address)"
@@ -123,19 +147,19 @@ public struct GPSDSession: Sendable {
         case .stopped:
             return "stopped"
         case .waiting(let until, let failure):
-            let seconds = max(1, Int((until - now).rounded(.up)))
-            return "\(failureText(failure)) (retry in \(seconds) s)"
+            return "\(failureText(failure)) (retrying at \(timeText(until)))"
         case .connected(let since):
             if let lastFixTime, now - lastFixTime < stallAfter, mode.hasFix {
                 return mode == .threeDimensional ? "3D fix" : "2D fix"
             }
+            if hasNoDeviceYet { return "no GPS device" }
             let quiet = now - (lastFixTime ?? since)
             let noDevice = deviceCount == 0 ? " (no GPS device)" : ""
             if quiet < stallAfter {
                 if lastFixTime != nil { return "fix lost" }
                 return deviceCount == 0 ? "no GPS device" : "no fix yet"
             }
-            return "no fix for \(Int(quiet)) s\(noDevice)"
+            return "no fix since \(timeText(lastFixTime ?? since))\(noDevice)"
         }
     }
 

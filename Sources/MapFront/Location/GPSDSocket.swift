@@ -87,8 +87,9 @@ enum GPSDSocket {
         return true
     }
 
-    /// Reads what has arrived, waiting at most `timeout` seconds for something to.
-    static func read(from fd: Int32, wake: Int32, timeout: Double) -> ReadOutcome {
+    /// Reads what has arrived, waiting at most `timeout` seconds for something to (nil: until
+    /// something does, or the wake pipe).
+    static func read(from fd: Int32, wake: Int32, timeout: Double?) -> ReadOutcome {
         switch waitFor(fd, events: Int16(POLLIN), wake: wake, timeout: timeout) {
         case .woken: return .interrupted
         case .timedOut: return .idle
@@ -110,11 +111,11 @@ enum GPSDSocket {
 
     enum WaitOutcome { case ready, timedOut, woken }
 
-    private static func waitFor(_ fd: Int32, events: Int16, wake: Int32, timeout: Double) -> WaitOutcome {
-        let deadline = monotonicSeconds() + max(0, timeout)
+    private static func waitFor(_ fd: Int32, events: Int16, wake: Int32, timeout: Double?) -> WaitOutcome {
+        let deadline = timeout.map { monotonicSeconds() + max(0, $0) }
         while true {
             var fds = [pollfd(fd: wake, events: Int16(POLLIN), revents: 0), pollfd(fd: fd, events: events, revents: 0)]
-            let milliseconds = Int32(max(0, min(Double(Int32.max), (deadline - monotonicSeconds()) * 1000)).rounded(.up))
+            let milliseconds = deadline.map { Int32(max(0, min(Double(Int32.max), ($0 - monotonicSeconds()) * 1000)).rounded(.up)) } ?? -1
             let count = poll(&fds, fd >= 0 ? 2 : 1, milliseconds)
             if count < 0 {
                 if errno == EINTR { continue }
@@ -122,7 +123,7 @@ enum GPSDSocket {
             }
             if fds[0].revents != 0 { return .woken }
             if fd >= 0, fds[1].revents != 0 { return .ready }
-            if monotonicSeconds() >= deadline { return .timedOut }
+            if let deadline, monotonicSeconds() >= deadline { return .timedOut }
         }
     }
 

@@ -19,7 +19,7 @@ public struct LocationFix: Hashable, Sendable {
 public protocol LocationSource: AnyObject {
     /// The latest usable fix, nil before the first one.
     var currentFix: LocationFix? { get }
-    /// One short line for the status bar: "gpsd: 3D fix", "gpsd: not running, retrying in 4 s".
+    /// One short line for the status bar: "gpsd: 3D fix", "gpsd: not running (retrying at 14:02:31)".
     var statusText: String { get }
     func start()
     func stop()

@@ -10,8 +10,13 @@ public protocol MapDrawing: AnyObject {
     /// level or not at all, and the status says so.
     func draw(_ viewport: MapViewport, type: MapType, in canvas: Canvas, keepingClear: [Rect]) -> MapDataStatus
 
-    /// The populated places at the finest level loaded so far (empty until one is).
+    /// The populated places at the finest level loaded so far (empty until one is). Asking
+    /// starts their loading if nothing else did.
     func places() -> [Place]
+
+    /// The populated places, waiting for them if they are still loading: for a one-off answer
+    /// the user is waiting on (the pin's default title), never for drawing.
+    func placesWaitingForLoad() -> [Place]
 
     /// Whether the places are loaded, loading, missing or damaged (what the place finder says
     /// while it has nothing to search).
@@ -36,6 +41,8 @@ public enum MapDataStatus: Hashable, Sendable {
 extension MapDrawing {
     /// Drawers that hold their places from the start have nothing to wait for.
     public func placesStatus() -> MapDataStatus { .ready }
+
+    public func placesWaitingForLoad() -> [Place] { places() }
 
     /// The world with nothing of the screen's to keep clear (benchmarks, tests).
     public func draw(_ viewport: MapViewport, type: MapType, in canvas: Canvas) -> MapDataStatus {

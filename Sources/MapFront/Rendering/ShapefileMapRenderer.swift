@@ -8,8 +8,10 @@ import Terminal
 
 /// Draws the world from Natural Earth shapefiles (Debian's libmagics++-data). It picks the
 /// scale by zoom, loads each scale once on a background queue, and meanwhile draws whatever
-/// scale it already has, so no frame waits for a file. A missing package or a damaged file
-/// becomes a status for the map to show; nothing here stops the app.
+/// scale it already has, so no frame waits for a file. Nothing is read before something needs
+/// it: the 1:10m land only once the zoom calls for it, the place names (1:10m, the largest
+/// file) only for the hybrid map's labels, the place finder or a pin's title. A missing package
+/// or a damaged file becomes a status for the map to show; nothing here stops the app.
 public final class ShapefileMapRenderer: MapDrawing {
     public let catalog: MapDataCatalog
     private let loader: MapDataLoader
@@ -33,7 +35,7 @@ public final class ShapefileMapRenderer: MapDrawing {
 
     public func draw(_ viewport: MapViewport, type: MapType, in canvas: Canvas, keepingClear: [Rect]) -> MapDataStatus {
         let wanted = MapResolution.forZoom(viewport.zoom)
-        startLoads(wanted: wanted)
+        startLoads(wanted: wanted, labels: type == .hybrid)
         lastLabels = []
         if let level = levelToDraw(wanted) {
             lastLabels = MapComposer.draw(level, places: loadedPlaces ?? [], viewport: viewport, type: type, in: canvas,
@@ -44,6 +46,18 @@ public final class ShapefileMapRenderer: MapDrawing {
 
     public func places() -> [Place] {
         if loadedPlaces == nil { start(.places) }
+        return loadedPlaces ?? []
+    }
+
+    public func placesWaitingForLoad() -> [Place] {
+        if loadedPlaces == nil && placesFailure == nil && exists([catalog.placesShapefile, catalog.placesTable]) {
+            start(.places)
+            switch loader.waitForPlaces() {
+            case .places(.success(let places)): loadedPlaces = places
+            case .places(.failure(let error)): placesFailure = error
+            default: break
+            }
+        }
         return loadedPlaces ?? []
     }
 
@@ -95,12 +109,12 @@ public final class ShapefileMapRenderer: MapDrawing {
 
     // MARK: loading
 
-    private func startLoads(wanted: MapResolution) {
+    private func startLoads(wanted: MapResolution, labels: Bool) {
         // The coarse scale first: it loads in milliseconds and fills the view while a finer
         // one is read.
         if wanted != .coarse && levels[wanted] == nil && exists(catalog.files(for: .coarse)) { start(.level(.coarse)) }
         if exists(catalog.files(for: wanted)) { start(.level(wanted)) }
-        if exists([catalog.placesShapefile, catalog.placesTable]) { start(.places) }
+        if labels && exists([catalog.placesShapefile, catalog.placesTable]) { start(.places) }
     }
 
     private func start(_ job: MapDataLoader.Job) {

@@ -15,7 +15,7 @@ extension MapScreen {
     /// The nearest populated place within reach, for the pin's default title.
     func nearbyPlaceName(to point: GeoPoint) -> String? {
         var best: (name: String, distance: Double)?
-        for place in drawer.places() {
+        for place in drawer.placesWaitingForLoad() {
             let distance = Geodesy.distance(from: point, to: place.coordinate)
             if distance <= Self.nearbyPlaceDistance, distance < (best?.distance ?? .infinity) { best = (place.name, distance) }
         }

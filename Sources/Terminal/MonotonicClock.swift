@@ -1,0 +1,15 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Seconds on CLOCK_MONOTONIC: the clock deadlines are kept on, the same one the defaults
+/// store and the readers use, so their deadlines compare with the loop's.
+public enum MonotonicClock {
+    public static func seconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}
