@@ -17,7 +17,7 @@ check, outcome, why)` records one row. End with `checks.files_intact(suite, SCEN
 the archive and defaults.plist read, no temporaries left, nothing moved aside. A check's name
 says what must hold, in words a reader of the table understands; a failure's detail says what was
 seen instead. `suite.quick` is true under --quick (the CI run): make the fault smaller, never
-skip a check. README.md beside this file lists every check of every fault.
+skip a check. Then add its checks to FAULTS.md, the list of every check of every fault.
 """
 
 # The faults, in the order they run. WL_FAULTS_ONLY="full_disk clock_jumps" runs only those.

@@ -115,6 +115,7 @@ def run_fault(suite):
         tmux.dismiss_alerts(pane)  # the alerts saying what was moved aside
         quit(f"frozen{round_number}")
     names = " ".join(sorted(name for name in os.listdir(place.state_dir) + os.listdir(place.config_dir) if "corrupt-" in name))
+    names = names or "no file moved aside in either folder"
     report.expect(s, f"frozen clock: two corrupt archives kept as {FROZEN_STAMP} and -2",
                   os.path.exists(place.archive + FROZEN_STAMP) and os.path.exists(place.archive + FROZEN_STAMP + "-2"), names)
     report.expect(s, f"frozen clock: two corrupt defaults kept as {FROZEN_STAMP} and -2",

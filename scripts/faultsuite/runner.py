@@ -3,6 +3,7 @@ into a mount namespace when it is not root, runs the faults, prints the table, a
 when every check passed (1 when one failed, 2 when the suite cannot run, 130 when interrupted)."""
 import importlib
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -11,6 +12,7 @@ import time
 
 from . import FAMILIES
 from .harness import Suite
+from .system import read_text
 
 USAGE = """usage: scripts/faults [--quick] [--list]
   --quick  the CI run: 30 crash-loop rounds, 2 s resize storms, 3 two-instance rounds, fewer server
@@ -36,6 +38,8 @@ def main(repository, arguments):
         if argument == "--quick":
             quick = True
         elif argument == "--list":
+            # Piped into `head`, the list ends quietly, as a shell tool's does.
+            signal.signal(signal.SIGPIPE, signal.SIG_DFL)
             for name in FAMILIES:
                 summary = " ".join((fault(name).__doc__ or "").split("\n\n")[0].split())
                 print(f"{name}\n{textwrap.fill(summary, 100, initial_indent='    ', subsequent_indent='    ')}")
@@ -46,6 +50,10 @@ def main(repository, arguments):
         else:
             print(f"faults: unknown argument {argument}\n{USAGE}", file=sys.stderr)
             return 2
+    problem = registry_problem()
+    if problem:
+        say(problem)
+        return 2
     only = os.environ.get("WL_FAULTS_ONLY", "").split() or FAMILIES
     unknown = [name for name in only if name not in FAMILIES]
     if unknown:
@@ -86,6 +94,21 @@ def main(repository, arguments):
         with open(os.environ["FAULTS_REPORT"], "w") as f:
             f.write(report.tab_separated(f"{len(report.rows)} checks, {report.failures} failed, {seconds} s"))
     return 0 if report.failures == 0 else 1
+
+
+def registry_problem():
+    """What is wrong with FAMILIES, or "": every fault listed must be a module with SCENARIO and
+    run_fault, and every module with run_fault must be listed, so a new fault never sits unrun."""
+    folder = os.path.dirname(os.path.abspath(__file__))
+    for name in FAMILIES:
+        module = fault(name)
+        if not (isinstance(getattr(module, "SCENARIO", None), str) and callable(getattr(module, "run_fault", None))):
+            return f"{name}.py is in FAMILIES but has no SCENARIO or run_fault"
+    for file in sorted(os.listdir(folder)):
+        name = file.removesuffix(".py")
+        if file.endswith(".py") and name not in FAMILIES and re.search(r"^def run_fault\(", read_text(os.path.join(folder, file)), re.M):
+            return f"{file} defines a fault but is not in FAMILIES (scripts/faultsuite/__init__.py)"
+    return ""
 
 
 def run_one(suite, name):

@@ -53,8 +53,8 @@ def run_fault(suite):
                           f"{why_archive or why_defaults} {' '.join(place.temporaries() + place.moved_aside())}")
         tmux.kill_session("twins")
         tmux.new_window("twins", 120, 24)
-        check = f"check{round_number}"
-        place.launch(tmux, "twins:0.0", check)
+        relaunch = f"check{round_number}"
+        place.launch(tmux, "twins:0.0", relaunch)
         frame = tmux.stable("twins:0.0")
         if frame in (frame_a, frame_b):
             one_state += 1
@@ -68,7 +68,7 @@ def run_fault(suite):
             suite.keep(f"twins-round{round_number}-relaunch", frame)
             report.record(s, f"round {round_number}: the relaunch shows one instance's place", False,
                           f"{suite.out_label}/twins-round{round_number}-*.txt")
-        place.quit(tmux, "twins:0.0", check)
+        place.quit(tmux, "twins:0.0", relaunch)
         tmux.kill_session("twins")
     report.record(s, "one send-keys q to both: quit cleanly (status 0, no stderr)", quit_clean == rounds,
                   f"{quit_clean} of {rounds} rounds")
