@@ -29,6 +29,8 @@ class Suite:
         self.out_label = "bench-out/faults"
         try:
             os.makedirs(self.out, exist_ok=True)
+            if not os.access(self.out, os.W_OK):
+                raise PermissionError(self.out)
         except OSError:
             self.out = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"wl-faults-out-{os.getuid()}")
             self.out_label = self.out

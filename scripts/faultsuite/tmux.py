@@ -118,19 +118,24 @@ class Tmux:
             self("send-keys", "-t", pane, key)
             time.sleep(0.05)
 
-    def dismiss_alerts(self, pane, most=5):
-        """Closes the alerts on the pane with Esc, one at a time, until none shows: each Esc
-        waits until its alert has gone (at most 2 s), and the next look comes 0.3 s later, when
-        a following alert has had time to show. An Esc and the next key read together are Alt
-        with that key, in this app as in any terminal program, so a quit must not follow an Esc
-        the app has not taken yet."""
-        for _ in range(most):
-            before = self.screen(pane)
-            if "[ OK ]" not in before:
-                return
+    def dismiss_alerts(self, pane, ms=5000):
+        """Esc, 0.1 s apart, until no alert shows (at most MS): the keys after it then reach
+        the screen behind. Waiting for the alerts to go matters because an Esc and the next key
+        read together are Alt with that key, in this app as in any terminal program, and a loaded
+        machine can leave the app unscheduled for longer than the 50 ms between keys; several Escs
+        read together are each an Esc. One Esc more than there were alerts may still be unread
+        when the last alert goes, hence the 0.2 s before returning."""
+        deadline = now_ms() + ms
+        pressed = False
+        while "[ OK ]" in self.screen(pane):
+            if now_ms() > deadline:
+                return False
             self("send-keys", "-t", pane, "Escape")
-            wait_until(2000, lambda: self.screen(pane) != before)
-            time.sleep(0.3)
+            pressed = True
+            time.sleep(0.1)
+        if pressed:
+            time.sleep(0.2)
+        return True
 
     def send(self, pane, *arguments):
         self("send-keys", "-t", pane, *arguments)
