@@ -35,7 +35,10 @@ class Suite:
             self.out = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"wl-faults-out-{os.getuid()}")
             self.out_label = self.out
             os.makedirs(self.out, exist_ok=True)
-        self.tmux = Tmux(f"wl-faults-{os.getpid()}", self.work)
+        # A private socket folder for every tmux of the run, the crash loop's too: inside
+        # `unshare -rm` we are uid 0, and the real root's /tmp/tmux-0 is not ours.
+        os.environ["TMUX_TMPDIR"] = self.work
+        self.tmux = Tmux(f"wl-faults-{os.getpid()}")
         self.mounts = Mounts()
         self.report = Report()
         # What must be stopped at the end: functions, run last first.

@@ -69,14 +69,23 @@ def count_lines(text, phrase):
 
 def run(command, env=None, timeout=60, stderr=subprocess.STDOUT, cwd=None):
     """Runs COMMAND to its end (or its time-out); returns (status, output with its trailing
-    newlines removed, as a shell's $(…) gives it). A time-out reads as status 124, as timeout(1)'s."""
+    newlines removed, as a shell's $(…) gives it). A time-out reads as status 124, as timeout(1)'s.
+    Interrupted, the command gets SIGTERM first, so a script's own clean-up runs."""
+    process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=stderr, stdin=subprocess.DEVNULL, cwd=cwd)
     try:
-        result = subprocess.run(command, env=env, stdout=subprocess.PIPE, stderr=stderr,
-                                stdin=subprocess.DEVNULL, timeout=timeout, cwd=cwd)
-    except subprocess.TimeoutExpired as expired:
-        output = expired.stdout or b""
+        output, _ = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        output, _ = process.communicate()
         return 124, output.decode("utf-8", "replace").rstrip("\n") + f"\n(timed out after {timeout} s)"
-    return result.returncode, result.stdout.decode("utf-8", "replace").rstrip("\n")
+    except BaseException:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+        raise
+    return process.returncode, output.decode("utf-8", "replace").rstrip("\n")
 
 
 def first_line(text, containing="", ignore_case=False):

@@ -1,5 +1,4 @@
 """The app's terminal: a private tmux server, its panes, and what a pane shows."""
-import os
 import subprocess
 import time
 
@@ -7,15 +6,12 @@ from .system import now_ms, wait_until
 
 
 class Tmux:
-    def __init__(self, socket_name, folder):
-        # A private socket folder: inside `unshare -rm` we are uid 0, and the real root's
-        # /tmp/tmux-0 is not ours.
+    def __init__(self, socket_name):
         self.socket_name = socket_name
-        self.env = {**os.environ, "TMUX_TMPDIR": folder}
 
     def __call__(self, *arguments):
         """One tmux command; returns (status, stdout)."""
-        result = subprocess.run(["tmux", "-L", self.socket_name, *arguments], env=self.env, stdin=subprocess.DEVNULL,
+        result = subprocess.run(["tmux", "-L", self.socket_name, *arguments], stdin=subprocess.DEVNULL,
                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         return result.returncode, result.stdout.decode("utf-8", "replace")
 
