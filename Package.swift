@@ -123,6 +123,8 @@ let package = Package(
         .testTarget(name: "PropertyListTests", dependencies: ["PropertyList", "PropertyListTestSupport"], resources: [.copy("Crafted")]),
         .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive", "PropertyList", "PropertyListTestSupport"]),
         .testTarget(name: "EndToEndTests"),
+        // Reads Package.swift, the imports and ARCHITECTURE.md's table; depends on nothing of ours.
+        .testTarget(name: "LayeringTests"),
         .testTarget(name: "CloudTests", dependencies: ["Cloud", "PropertyList", "Defaults"]),
         .testTarget(name: "CloudPostgresTests", dependencies: ["CloudPostgres", "Cloud", "PropertyList"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TextSafety"]),

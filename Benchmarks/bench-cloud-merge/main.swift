@@ -24,6 +24,7 @@ case "generate":
     guard arguments.count == 5, let records = Int(arguments[2]), let devices = Int(arguments[3]), let keys = Int(arguments[4]),
           devices > 0, keys > 0 else { fail("generate FOLDER RECORDS DEVICES KEYS") }
     let folder = URL(fileURLWithPath: arguments[1])
+    try FolderBackend.createFolder(folder)
     var generator = SeededRandomNumberGenerator(seed: 2026)
     let base: UInt64 = 1_795_000_000_000
     for index in 0 ..< devices {

@@ -49,6 +49,8 @@ func makeBackend(_ cloud: String, device: DeviceIdentifier, folderPollInterval: 
         let password = PostgresPassword.lookup(for: address, environment: environment)
         return PostgresBackend(address: address, password: password.password, device: device)
     }
+    // The folder is made as `wonderland cloud init` would: the backend never makes it.
+    try FolderBackend.createFolder(URL(fileURLWithPath: cloud))
     return try FolderBackend(folder: URL(fileURLWithPath: cloud), device: device, options: .init(pollInterval: folderPollInterval))
 }
 

@@ -1,12 +1,12 @@
 import Terminal
 
-/// The app's states, after the iOS ones in the seeds: not running, in the foreground (inactive
+/// The app's states, after UIKit's: not running, in the foreground (inactive
 /// while launching, then active), in the background after Ctrl-Z.
 public enum ApplicationState: Sendable, Equatable {
     case notRunning, inactive, active, background
 }
 
-/// Hooks later features use to save and reload: the "dependable exit points" of the seeds.
+/// Hooks later features use to save and reload: UIKit's "dependable exit points".
 public protocol ApplicationLifecycleObserver: AnyObject {
     func applicationDidFinishLaunching(_ application: Application)
     func applicationWillEnterForeground(_ application: Application)

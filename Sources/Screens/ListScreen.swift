@@ -2,7 +2,7 @@ import KeyedArchive
 import Terminal
 
 /// One row of a list. `id` identifies the model object, so a selection survives reordering,
-/// filtering and relaunches (the model-association rule of the seeds).
+/// filtering and relaunches (UIKit's model-association rule).
 public struct ListItem: Hashable, Sendable {
     public var id: String
     public var title: String

@@ -2,7 +2,7 @@ import BookFront
 import Restoration
 import Screens
 
-// The Characters tab (issue 7): the Wonderland front's character list, detail and notes,
+// The Characters tab: the Wonderland front's character list, detail and notes,
 // built in BookFront; here it is only wired to the app's services.
 
 enum CharactersTab {

@@ -2,7 +2,7 @@ import Cloud
 import Foundation
 
 /// A backend made on the store's worker thread, at its first use, not on the app's thread when
-/// the store opens: making the folder backend creates the folder and starts watching it, which
+/// the store opens: making the folder backend starts watching the folder (an inotify watch), which
 /// on a hung network mount would freeze the screen. Until it can be made, it is unavailable
 /// with the reason (the store works on its local copy and says so), and it is tried again on
 /// the next pass.

@@ -4,7 +4,8 @@ import Defaults
 import Foundation
 
 /// What the app syncs and where, from the Sync group of the settings. Only the pin and the
-/// reading positions sync; map type and tracking mode stay on each device, as the seed argues.
+/// reading positions sync; map type and tracking mode stay on each device, which may differ in
+/// screen and use.
 public enum CloudSettings {
     public static let syncLocationsKey = "HPSyncLocations"
     public static let syncReadingPositionKey = "WLSyncReadingPosition"
@@ -38,6 +39,17 @@ public enum CloudSettings {
         if path == "~" { path = home } else if path.hasPrefix("~/") { path = home + path.dropFirst(1) }
         if !path.hasPrefix("/") { path = home + "/" + path }
         return URL(fileURLWithPath: path).standardizedFileURL
+    }
+
+    /// What is wrong with `text` as the Sync Folder setting, or nil. Any path is a folder's
+    /// (relative ones are taken from HOME); what cannot be one is refused: a server address
+    /// (its place is Sync Server), a control character, more than a path may hold.
+    @Sendable public static func folderProblem(_ text: String) -> String? {
+        let path = text.trimmingCharacters(in: .whitespaces)
+        if PostgresSyncAddress.looksLikeAddress(path) { return "a server address goes in Sync Server, not Sync Folder" }
+        if path.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return "a folder's path has no control characters" }
+        if path.utf8.count >= Int(PATH_MAX) { return "longer than a path may be (\(PATH_MAX) bytes)" }
+        return nil
     }
 
     /// Where the store syncs. The environment beats the settings (it is this run's choice);

@@ -35,7 +35,7 @@ public final class DefaultsController: ApplicationLifecycleObserver {
 
     public func applicationWillEnterForeground(_ application: Application) {
         // Another process (`wonderland settings`, `wonderland defaults write`) may have
-        // changed values while we were stopped: the seeds' "refresh on return to foreground".
+        // changed values while we were stopped: UIKit's "refresh on return to foreground".
         store.processExternalChanges()
     }
 

@@ -3,7 +3,7 @@ import MapFront
 import Restoration
 import Screens
 
-// The Map tab (issue 6: the Pigeon front): the map screen, given a drawer of the world and a
+// The Map tab (the Pigeon front): the map screen, given a drawer of the world and a
 // source of the current location. Each comes from one factory below, so the Natural Earth
 // renderer and gpsd plug in here without the screen knowing.
 

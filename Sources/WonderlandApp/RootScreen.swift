@@ -19,7 +19,7 @@ public enum RootScreen {
         MapTab.registerRestorationClasses(in: &registry, services: services)
         CharactersTab.registerRestorationClasses(in: &registry, services: services)
         BookTab.registerRestorationClasses(in: &registry, services: services)
-        SettingsSheet.registerRestorationClasses(in: &registry, bundle: services.bundle, store: services.store)
+        SettingsSheet.registerRestorationClasses(in: &registry, services: services)
         return RestorationEngine(registry: registry)
     }
 }
@@ -48,7 +48,7 @@ final class WonderlandTabs: TabScreen {
 
     override var keyBindings: [KeyBinding] {
         super.keyBindings + [KeyBinding(.character(","), help: "Settings") { [unowned self] in
-            self.present(SettingsSheet(bundle: self.services.bundle, store: self.services.store))
+            self.present(SettingsSheet(services: self.services))
         }]
     }
 

@@ -11,11 +11,12 @@ final class SettingsSheet: Screen {
     static let restorationClass = "SettingsSheet"
     let navigation: NavigationStack
 
-    init(bundle: SettingsBundle, store: PreferenceStore) {
+    init(services: AppServices) {
         // As in the settings program: a Sync Server address with a password is refused, and
         // the user told why, before it can reach the defaults file.
-        let guarded = CloudServerSettingGuard(store: store)
-        navigation = SettingsScreen.makeRoot(bundle: bundle, store: guarded)
+        let guarded = CloudServerSettingGuard(store: services.store)
+        navigation = SettingsScreen.makeRoot(bundle: services.bundle, store: guarded, formats: .wonderland,
+                                             rowKeys: SyncFolderCreation.rowKeys(launch: services.launch))
         super.init(title: "Settings", restorationIdentifier: "SettingsSheet")
         restorationClassName = Self.restorationClass
         adopt(navigation)
@@ -38,8 +39,9 @@ final class SettingsSheet: Screen {
     }
 
     /// The sheet, and the child panes pushed inside it, rebuilt at launch.
-    static func registerRestorationClasses(in registry: inout RestorationClassRegistry, bundle: SettingsBundle, store: PreferenceStore) {
-        registry.register(restorationClass) { _, _ in SettingsSheet(bundle: bundle, store: store) }
-        SettingsScreen.registerRestorationClass(in: &registry, bundle: bundle, store: store)
+    static func registerRestorationClasses(in registry: inout RestorationClassRegistry, services: AppServices) {
+        registry.register(restorationClass) { _, _ in SettingsSheet(services: services) }
+        SettingsScreen.registerRestorationClass(in: &registry, bundle: services.bundle, store: services.store, formats: .wonderland,
+                                                rowKeys: SyncFolderCreation.rowKeys(launch: services.launch))
     }
 }

@@ -17,8 +17,11 @@ struct CloudCommand: ParsableCommand {
             setting, else $XDG_DATA_HOME/wonderland/cloud. A server's password comes from
             PGPASSWORD or ~/.pgpass (PGPASSFILE), as for psql; it is never printed. Each
             command first syncs once (sending what is queued), unless --offline is given.
+
+            A missing folder is never created behind your back: the store is offline, its
+            changes wait, and `wonderland cloud init` creates the folder.
             """,
-        subcommands: [Status.self, List.self, Sync.self],
+        subcommands: [Status.self, List.self, Sync.self, Init.self],
         defaultSubcommand: Status.self
     )
 

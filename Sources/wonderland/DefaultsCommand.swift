@@ -3,6 +3,7 @@ import Defaults
 import FileSafety
 import Foundation
 import PropertyList
+import TextSafety
 import WonderlandApp
 
 /// `wonderland defaults`: read and write the app's defaults from the shell, like macOS
@@ -187,10 +188,13 @@ struct DefaultsCommand: CommandGroup {
         return value
     }
 
-    /// Why `value` may not be saved under `key`: a Sync Server address holding a password (the
-    /// settings screens' rule), or a value the settings file cannot hold.
+    /// Why `value` may not be saved under `key`: a Sync Server address holding a password, text
+    /// of the wrong form for a setting that has one (the settings screens' rules, both), or a
+    /// value the settings file cannot hold.
     static func refusal(forKey key: String, value: PropertyListValue) -> String? {
-        CloudServerSettingGuard.refusal(forKey: key, value: value) ?? DefaultsStorability.refusal(forKey: key, value: value)
+        CloudServerSettingGuard.refusal(forKey: key, value: value)
+            ?? SettingFormats.wonderland.refusal(forKey: key, value: value).map(SafeText.visible)
+            ?? DefaultsStorability.refusal(forKey: key, value: value)
     }
 
     /// `value` as it may be printed: a password another tool saved in the Sync Server address

@@ -33,7 +33,8 @@ struct SettingsCommand: ParsableCommand {
                                    makeRoot: { services in
                                        // A Sync Server address with a password is refused, and the user told why.
                                        let guarded = CloudServerSettingGuard(store: services.store)
-                                       let root = SettingsScreen.makeRoot(bundle: services.bundle, store: guarded)
+                                       let root = SettingsScreen.makeRoot(bundle: services.bundle, store: guarded, formats: .wonderland,
+                                                                          rowKeys: SyncFolderCreation.rowKeys(launch: services.launch))
                                        guarded.onRefusal = { [weak root] message in root?.present(Alert(title: "Sync Server", message: message)) }
                                        return root
                                    })

@@ -65,6 +65,8 @@ import Glibc
     @Test func theFolderIsMadePrivateWithItsParentsAndFilesArePrivate() throws {
         let fixture = FolderFixture()
         let nested = fixture.root.appendingPathComponent("x/y/cloud")
+        #expect(try FolderBackend.createFolder(nested) == .created)
+        #expect(try FolderBackend.createFolder(nested) == .alreadyThere)
         let backend = try FolderBackend(folder: nested, device: a)
         try backend.append([Data_.record("k", "v", 1, a)])
         #expect(FolderSystemCalls.status(of: nested.path) != nil)
@@ -89,7 +91,7 @@ import Glibc
             _ = try backendB.fetchChanges()
             Issue.record("fetching from a missing folder must throw")
         } catch let error as BackendUnavailable {
-            #expect(error.reason == "cannot read \(fixture.cloud.path): No such file or directory")
+            #expect(error.reason == "folder missing: \(fixture.cloud.path) — run `wonderland cloud init` to create it")
         }
         #expect(throws: BackendUnavailable.self) { try backendA.append([Data_.record("k", "two", 2, a)]) }
         #expect(!FileManager.default.fileExists(atPath: fixture.cloud.path))
@@ -99,6 +101,25 @@ import Glibc
         #expect(rename(away.path, fixture.cloud.path) == 0)
         try backendA.append([Data_.record("k", "three", 3, a)])
         #expect(try backendB.fetchChanges().map(\.payload) == [Data_.record("k", "three", 3, a).payload])
+    }
+
+    @Test func aFolderNeverThereIsNotMadeByTheBackendButByCreateFolder() throws {
+        let fixture = FolderFixture()
+        let missing = fixture.root.appendingPathComponent("not/yet/cloud")
+        let backend = try FolderBackend(folder: missing, device: a)
+        #expect(throws: BackendUnavailable.self) { try backend.fetchChanges() }
+        #expect(throws: BackendUnavailable.self) { try backend.append([Data_.record("k", "v", 1, a)]) }
+        backend.waitForChanges(timeout: 0.05)
+        #expect(!FileManager.default.fileExists(atPath: fixture.root.appendingPathComponent("not").path), "nothing made, not even a parent")
+
+        let file = fixture.root.appendingPathComponent("a-file")
+        #expect(FileManager.default.createFile(atPath: file.path, contents: Data("x".utf8)))
+        #expect(throws: BackendUnavailable.self) { try FolderBackend.createFolder(file) }
+        #expect(try Data(contentsOf: file) == Data("x".utf8), "a file in the way is left alone")
+
+        #expect(try FolderBackend.createFolder(missing) == .created)
+        try backend.append([Data_.record("k", "v", 1, a)])
+        #expect(try backend.fetchChanges().count == 1)
     }
 
     @Test func theDefaultFolderFollowsXDG() {

@@ -83,6 +83,29 @@ import Glibc
         if inotify { #expect(waiter.isWatchingWithInotify) }
     }
 
+    /// Polling so slow it cannot be what ends the wait: only inotify on the folder above can.
+    @Test func aWaitOnAMissingFolderEndsWhenItIsCreatedHeardNotPolled() throws {
+        let fixture = FolderFixture()
+        let missing = fixture.root.appendingPathComponent("shared/deeper/cloud")
+        let waiter = try FolderBackend(folder: missing, device: a, options: .init(pollInterval: 600, usesInotify: true))
+        #expect(throws: BackendUnavailable.self) { try waiter.fetchChanges() }
+        let returned = FolderFlag()
+        let started = FolderFlag()
+        Thread.detachNewThread {
+            started.raise()
+            // Woken by "shared", then "deeper", then "cloud" appearing, each a level nearer.
+            while (try? waiter.fetchChanges()) == nil { waiter.waitForChanges(timeout: 600) }
+            returned.raise()
+        }
+        #expect(Data_.eventually { started.isRaised })
+        try FolderBackend.createFolder(missing)
+        #expect(Data_.eventually { returned.isRaised })
+        if !returned.isRaised { waiter.wake() }
+        // The folder itself is watched from the next wait on.
+        waiter.waitForChanges(timeout: 0)
+        #expect(waiter.isWatchingWithInotify)
+    }
+
     @Test func wakeEndsAWait() throws {
         let fixture = FolderFixture()
         let waiter = try fixture.backend(a, pollInterval: 0.5)

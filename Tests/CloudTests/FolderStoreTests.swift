@@ -43,7 +43,7 @@ import Glibc
         phone.set(.integer(42), forKey: "page")
         #expect(!phone.synchronize())
         #expect(phone.status.isReachable == false)
-        #expect(phone.status.problem?.contains("No such file or directory") == true)
+        #expect(phone.status.problem?.contains("folder missing: \(fixture.cloud.path)") == true)
         #expect(phone.object(forKey: "page") == .integer(42))
         #expect(!FileManager.default.fileExists(atPath: fixture.cloud.path))
         #expect(rename(away.path, fixture.cloud.path) == 0)

@@ -13,6 +13,7 @@ final class FolderFixture {
     init() {
         root = FileManager.default.temporaryDirectory.appendingPathComponent("wonderland-folder-\(UUID().uuidString)")
         cloud = root.appendingPathComponent("cloud")
+        try! FolderBackend.createFolder(cloud)  // the backend never makes it; the user does
     }
 
     deinit { try? FileManager.default.removeItem(at: root) }

@@ -22,7 +22,7 @@ struct MapScreenSettingsTests {
 
     @Test func tCyclesTheTrackingModeAndWritesItAtOnce() throws {
         let map = MapHarness(fix: LocationFix(coordinate: paris, course: 123))
-        #expect(map.modes.contains("· Follow ·"), "the registered default is Follow, as in the seed")
+        #expect(map.modes.contains("· Follow ·"), "the registered default is Follow, as in Pigeon")
         try map.press(.character("t"))
         #expect(map.store.values["HPFollowHeading"] == .integer(2))
         #expect(map.modes.contains("Follow with heading, course 123°"))

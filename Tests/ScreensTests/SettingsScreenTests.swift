@@ -6,16 +6,6 @@ import Restoration
 import Screens
 import Terminal
 
-private func spec(_ type: String, _ fields: [String: PropertyListValue] = [:]) -> PropertyListValue {
-    var dictionary = fields
-    dictionary["Type"] = .string(type)
-    return .dictionary(dictionary)
-}
-
-private func paneFile(_ items: [PropertyListValue]) -> Data {
-    try! PropertyListSerializer.data(from: .dictionary(["PreferenceSpecifiers": .array(items)]), format: .xml)
-}
-
 /// A bridge-control bundle with one of every specifier, and a child pane.
 private func fixtureBundle(extraRootItems: [PropertyListValue] = []) -> SettingsBundle {
     SettingsBundle.load(files: [

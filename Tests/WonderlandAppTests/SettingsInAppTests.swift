@@ -30,7 +30,7 @@ struct SettingsInAppTests {
     @Test func theMapTabShowsItsSettingsAndFollowsChangesMadeElsewhere() throws {
         let store = InMemoryPreferenceStore()
         let (app, terminal) = launch(AppServices(store: store, bundle: .embedded))
-        // The map's status line: map type, then tracking (Follow is the registered default, as in the seed).
+        // The map's status line: map type, then tracking (Follow is the registered default, as in Pigeon).
         #expect(terminal.lines.contains { $0.hasPrefix(" Standard · Follow") })
         store.simulateExternalChange(["HPMapType": .integer(2)])
         try app.processPendingEvents()

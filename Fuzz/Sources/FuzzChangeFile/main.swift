@@ -14,6 +14,7 @@ let device = DeviceIdentifier("fuzzself")!
 let other = DeviceIdentifier("fuzzother")!
 
 func store(_ device: DeviceIdentifier, replica: String) -> UbiquitousKeyValueStore {
+    try! FolderBackend.createFolder(folder.appendingPathComponent("sync"))
     let backend = try! FolderBackend(folder: folder.appendingPathComponent("sync"), device: device,
                                      options: .init(usesInotify: false))
     let replicaFile = LocalReplicaFile(url: folder.appendingPathComponent(replica))

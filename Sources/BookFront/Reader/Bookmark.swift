@@ -2,7 +2,7 @@ import Foundation
 import KeyedArchive
 
 /// A place in a book the reader marked: the byte offset of the page's top line, and a title
-/// made of the page's first words. Stored in defaults as a keyed archive (seed 004).
+/// made of the page's first words. Stored in defaults as a keyed archive.
 public final class Bookmark: KeyedArchivable, Equatable {
     public static let archiveClassName = "WLBookmark"
     public var offset = 0

@@ -6,10 +6,11 @@ import Foundation
 /// (`<device>.<generation>.wlkv`, see `ChangeFileFormat`), so no two devices ever write the same
 /// file; every device reads all of them and the store merges last-writer-wins.
 ///
-/// The folder is created (0700, with its parents) when the backend is made and it does not
-/// exist yet. Later, a missing folder means "unavailable" (an unmounted share, a sync tool
-/// that moved it): it is never created again behind the user's back, where writes would go
-/// to the local disk and never sync.
+/// The backend never creates the folder: a missing one means "unavailable" (not made yet, an
+/// unmounted share, a sync tool that moved it), and the store keeps the changes waiting until
+/// it is there. Made behind the user's back, it would be a folder on the local disk that
+/// nothing syncs, reported as reached. Creating it is the user's act (`createFolder`, which
+/// `wonderland cloud init` and the Sync settings call); the watcher notices when it appears.
 public final class FolderBackend: KeyValueBackend, @unchecked Sendable {
     public struct Options: Sendable {
         /// How often the listing is looked at while waiting (the fallback when inotify is
@@ -38,14 +39,9 @@ public final class FolderBackend: KeyValueBackend, @unchecked Sendable {
     private let writer: FolderWriter
     private let watcher: FolderWatcher
 
-    /// Creates the folder when it does not exist; throws `BackendUnavailable` when it cannot.
+    /// Touches nothing on disk: the folder is looked at when the store first syncs.
     public init(folder: URL, device: DeviceIdentifier, options: Options = Options()) throws {
         let path = folder.standardizedFileURL.path
-        do {
-            try AtomicFile.makeFolder(URL(fileURLWithPath: path))
-        } catch {
-            throw BackendUnavailable(reason: "cannot create \(path): \(error)")
-        }
         self.folder = URL(fileURLWithPath: path)
         self.path = path
         self.device = device
@@ -57,6 +53,38 @@ public final class FolderBackend: KeyValueBackend, @unchecked Sendable {
 
     /// `$XDG_DATA_HOME/wonderland/cloud`, or `~/.local/share/wonderland/cloud` when XDG_DATA_HOME
     /// is unset or not absolute (as the XDG spec says to treat it).
+    /// What creating `folder` did.
+    public enum Creation: Equatable, Sendable {
+        case created
+        case alreadyThere
+    }
+
+    /// Creates `folder` (0700, and any missing parents 0700) for the user who asked for it; a
+    /// folder already there is left as it is. Throws `BackendUnavailable` with the reason when
+    /// it cannot be made, or something other than a folder is in the way.
+    @discardableResult
+    public static func createFolder(_ folder: URL) throws -> Creation {
+        let path = folder.standardizedFileURL.path
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
+            guard isFolder.boolValue else { throw BackendUnavailable(reason: FolderSystemCalls.reason("create", path, ENOTDIR)) }
+            return .alreadyThere
+        }
+        do {
+            try AtomicFile.makeFolder(URL(fileURLWithPath: path))
+        } catch let failure as AtomicFile.Failure {
+            throw BackendUnavailable(reason: FolderSystemCalls.reason("create", failure.path, failure.code))
+        } catch {
+            throw BackendUnavailable(reason: "cannot create \(path): \(error)")
+        }
+        return .created
+    }
+
+    /// What the store says while the folder is not there.
+    public static func missingReason(_ path: String) -> String {
+        "folder missing: \(path) — run `wonderland cloud init` to create it"
+    }
+
     public static func defaultFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         let data: URL
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
@@ -83,8 +111,9 @@ public final class FolderBackend: KeyValueBackend, @unchecked Sendable {
 
     public func fetchChanges() throws -> [ChangeRecord] {
         try lock.withLock {
-            try checkFolder()
+            // Remembered even while the folder is missing, so its appearing is news at once.
             watcher.remember(watcher.snapshot())
+            try checkFolder()
             let names = try FolderSystemCalls.names(in: path)
             return reader.read(names: names)
         }
@@ -113,11 +142,11 @@ public final class FolderBackend: KeyValueBackend, @unchecked Sendable {
     /// Whether inotify is watching the folder now (false: polling only).
     public var isWatchingWithInotify: Bool { watcher.isWatching }
 
-    /// The folder must be there and be a folder: a missing one is unavailable, never recreated.
+    /// The folder must be there and be a folder: a missing one is unavailable, never created.
     private func checkFolder() throws {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw BackendUnavailable(reason: FolderSystemCalls.reason("read", path, ENOENT))
+            throw BackendUnavailable(reason: Self.missingReason(path))
         }
         guard isFolder.boolValue else { throw BackendUnavailable(reason: FolderSystemCalls.reason("read", path, ENOTDIR)) }
     }

@@ -6,7 +6,9 @@ import Glibc
 /// Waits for news in the folder: inotify when the kernel gives it (local folders; Syncthing and
 /// Dropbox write locally too), a self-pipe for `wake()`, and, always, a look at the listing
 /// every poll interval, because network file systems send no inotify events for other
-/// machines' writes and a watch is lost when the folder is moved away.
+/// machines' writes and a watch is lost when the folder is moved away. While the folder is
+/// missing, the nearest folder above it that exists is watched instead, so the folder being
+/// created (by `wonderland cloud init`, by hand, by a sync tool) is news at once.
 final class FolderWatcher: @unchecked Sendable {
     /// What the listing looked like: each change file's name, inode, size and modification time,
     /// and the folder's own identity (nil when it is missing).
@@ -20,6 +22,11 @@ final class FolderWatcher: @unchecked Sendable {
     private let usesInotify: Bool
     private var inotify: Int32 = -1
     private var watch: Int32 = -1
+    /// While the folder is missing: a watch on the nearest existing folder above it, its path,
+    /// and the name in it that leads to the folder (the only name whose arrival is news).
+    private var ancestorWatch: Int32 = -1
+    private var ancestorPath: String?
+    private var ancestorChild: String?
     private let wakePipe: (read: Int32, write: Int32)
     private var baseline: Snapshot?
     /// `isWatching` and `remember` may come from another thread than the waiting one.
@@ -54,12 +61,42 @@ final class FolderWatcher: @unchecked Sendable {
     /// True while inotify watches the folder (false: polling only).
     var isWatching: Bool { stateLock.withLock { inotify >= 0 && watch >= 0 } }
 
+    private var hasAnyWatch: Bool { stateLock.withLock { inotify >= 0 && (watch >= 0 || ancestorWatch >= 0) } }
+
     private func addWatch() {
         stateLock.withLock {
             guard inotify >= 0, watch < 0 else { return }
             let mask = UInt32(IN_CLOSE_WRITE | IN_MODIFY | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
             watch = inotify_add_watch(inotify, folder, mask)
+            if watch >= 0 {
+                removeAncestorWatchLocked()
+                return
+            }
+            guard let ancestor = Self.nearestExistingAncestor(of: folder), ancestor != ancestorPath else { return }
+            removeAncestorWatchLocked()
+            ancestorWatch = inotify_add_watch(inotify, ancestor, UInt32(IN_CREATE | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF))
+            guard ancestorWatch >= 0 else { return }
+            ancestorPath = ancestor
+            let below = folder.dropFirst(ancestor == "/" ? 1 : ancestor.count + 1)
+            ancestorChild = below.split(separator: "/").first.map(String.init)
         }
+    }
+
+    private func removeAncestorWatchLocked() {
+        if ancestorWatch >= 0 { inotify_rm_watch(inotify, ancestorWatch) }
+        ancestorWatch = -1
+        ancestorPath = nil
+        ancestorChild = nil
+    }
+
+    /// The closest folder above `path` that exists ("/" at worst); nil for a relative path.
+    static func nearestExistingAncestor(of path: String) -> String? {
+        guard path.hasPrefix("/") else { return nil }
+        var candidate = (path as NSString).deletingLastPathComponent
+        while candidate != "/" && FolderSystemCalls.status(of: candidate) == nil {
+            candidate = (candidate as NSString).deletingLastPathComponent
+        }
+        return candidate
     }
 
     func snapshot() -> Snapshot {
@@ -82,17 +119,18 @@ final class FolderWatcher: @unchecked Sendable {
     func wait(timeout: Double) {
         let deadline = Date(timeIntervalSinceNow: max(0, timeout))
         while true {
+            // Watched before looking, so a folder made in between is either seen or heard.
+            addWatch()
             let now = snapshot()
             let changed = stateLock.withLock { () -> Bool in
                 defer { baseline = now }
                 return baseline != nil && baseline != now
             }
             if changed { return }
-            if now.folder != nil { addWatch() }  // the folder came back, or inotify lost it
             let remaining = deadline.timeIntervalSinceNow
             if remaining <= 0 { return }
             var descriptors = [pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0)]
-            if isWatching { descriptors.append(pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)) }
+            if hasAnyWatch { descriptors.append(pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)) }
             let milliseconds = Int32(max(1, min(remaining, pollInterval) * 1000))
             let ready = poll(&descriptors, nfds_t(descriptors.count), milliseconds)
             guard ready > 0 else { continue }
@@ -126,7 +164,19 @@ final class FolderWatcher: @unchecked Sendable {
                 }
                 let nameBytes = buffer[(offset + headerSize) ..< min(count, offset + headerSize + length)]
                 let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
-                if mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
+                let aboveTheFolder = stateLock.withLock { descriptor == ancestorWatch && descriptor >= 0 }
+                if aboveTheFolder {
+                    // The missing folder (or a parent of it) appeared in the folder above, or
+                    // that folder went: the next look watches anew, nearer or farther.
+                    stateLock.withLock {
+                        if mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
+                            removeAncestorWatchLocked()
+                        } else if name == ancestorChild {
+                            ancestorPath = nil
+                            news = true
+                        }
+                    }
+                } else if mask & UInt32(IN_IGNORED | IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
                     // The folder went (or moved away): watch the path again once it is back.
                     // An IN_IGNORED for a watch already dropped is old news.
                     stateLock.withLock {

@@ -1,7 +1,7 @@
 import Defaults
 import PropertyList
 
-/// Keeps chosen defaults keys and the synced store in step, as the seed's Pigeon does with
+/// Keeps chosen defaults keys and the synced store in step, as Pigeon's iOS app does with
 /// NSUserDefaults and NSUbiquitousKeyValueStore: a local change is written to both; a change
 /// from another device is copied into the defaults at once, so screens follow it through their
 /// defaults observers; the defaults always hold the latest known values, so the app works the
@@ -9,7 +9,7 @@ import PropertyList
 ///
 /// Each rule has a toggle in the defaults, read live: turning one on opens the store if needed
 /// and reconciles that rule's keys (the store wins where it has a record, a value or a removal;
-/// elsewhere the local value is pushed); turning the last one off closes the store, the seed's
+/// elsewhere the local value is pushed); turning the last one off closes the store, as Pigeon sets
 /// `cloudStore = nil`. Used on the app's thread only.
 public final class PreferenceMirror {
     public typealias StoreOpener = () -> UbiquitousKeyValueStore
@@ -98,7 +98,7 @@ public final class PreferenceMirror {
     private func openStoreIfNeeded() -> UbiquitousKeyValueStore {
         if let store { return store }
         let opened = openStore()
-        // Observe before the first sync, or its changes could be missed (the seed's caution).
+        // Observe before the first sync, or a change arriving during it could be missed.
         storeObservation = opened.addObserver { [weak self] change in self?.storeChanged(change) }
         store = opened
         notices += opened.takeWarnings().map(MirrorNotice.storeWarning)

@@ -5,7 +5,7 @@ import PropertyList
 /// defaults toggle that turns it on. The app gives the rules; the mirror knows no app keys.
 public struct SyncRule: Sendable, Equatable {
     public enum Shape: Sendable, Equatable {
-        /// A defaults key's whole value, under a store key of the same name (the seed's
+        /// A defaults key's whole value, under a store key of the same name (Pigeon's
         /// HPLocation).
         case wholeKey(String)
         /// A dictionary in the defaults, one store key per entry (`cloudPrefix + entry name`), so

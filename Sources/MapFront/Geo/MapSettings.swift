@@ -1,4 +1,4 @@
-/// The Pigeon keys of seed 000, in the defaults store under these names.
+/// The Pigeon keys, in the defaults store under these names (the names Pigeon's iOS app uses).
 public enum MapDefaultsKey {
     public static let mapType = "HPMapType"
     public static let followHeading = "HPFollowHeading"
@@ -24,7 +24,7 @@ public enum MapType: Int, CaseIterable, Sendable {
 }
 
 /// HPFollowHeading: what the map does as the current location moves. Registered default:
-/// follow, as in the seed.
+/// follow, as Pigeon does.
 public enum TrackingMode: Int, CaseIterable, Sendable {
     case none = 0
     case follow = 1

@@ -2,7 +2,7 @@ import Defaults
 import PropertyList
 
 /// The remembered place (Pigeon's saved annotation): a coordinate and a title, kept in the
-/// defaults under HPLocation as the dictionary {lat, long, title} the seed describes, so
+/// defaults under HPLocation as the dictionary {lat, long, title} other Pigeon apps write, so
 /// `wonderland defaults read HPLocation` shows it and another instance can read it. A pin the
 /// user set here also carries when and where (`modified`, `device`): wherever two copies of the
 /// pin meet (the synced store after a relaunch), the newer one stands.

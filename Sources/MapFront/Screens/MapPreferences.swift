@@ -3,7 +3,7 @@ import PropertyList
 
 /// The map's settings as the store has them now (whatever domain they come from), read with
 /// NSUserDefaults' conversions: "2" from the command line reads as 2, and a value that is not
-/// one of the choices falls back to the seed's defaults (standard map, follow).
+/// one of the choices falls back to Pigeon's defaults (standard map, follow).
 public struct MapPreferences: Hashable, Sendable {
     public static let unitsKey = "WLUnits"
     /// The keys whose change the map screen must show.

@@ -2,7 +2,7 @@ import Foundation
 import Screens
 
 /// Remember this place (Pigeon's saveAnnotation / clearAnnotation): the pin goes into the
-/// store the moment it is set or cleared — capture at change, as the seed argues for values
+/// store the moment it is set or cleared — capture at change, the rule for values
 /// that change rarely.
 extension MapScreen {
     /// Where "remember this place" puts the pin: the current location, or else the map's

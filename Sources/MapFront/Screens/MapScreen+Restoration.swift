@@ -3,7 +3,7 @@ import KeyedArchive
 /// What a relaunch brings back: the viewport as a place and a zoom level (never screen cells,
 /// so another terminal size shows the same place at the same scale), whether following was
 /// paused by a hand pan, and the place found last. The pin and the settings are not here:
-/// they live in the defaults, where the seed keeps them.
+/// they live in the defaults, where Pigeon keeps them.
 extension MapScreen {
     enum RestorationKey {
         static let latitude = "centerLatitude"

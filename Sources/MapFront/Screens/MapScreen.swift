@@ -74,7 +74,7 @@ public final class MapScreen: Screen {
     // MARK: news from elsewhere
 
     /// Settings changed here, in the settings sheet, in `wonderland settings` or by sync: the
-    /// map follows at once, as the seed's restoreAnnotation does for a pin changed elsewhere.
+    /// map follows at once, as Pigeon's restoreAnnotation does for a pin changed elsewhere.
     private func storeDidChange(_ keys: Set<String>) {
         let before = preferences
         preferences = MapPreferences(store: store)

@@ -16,6 +16,8 @@ enum SettingsLine: Hashable {
     case footer(String)
     case blank
     case row(Int)
+    /// What is wrong with the text of the field being edited, under its row.
+    case problem
 }
 
 /// The pane's lines at a given width (footers wrap, so the lines depend on it). Building it is
@@ -81,6 +83,26 @@ struct SettingsLayout {
     func rowIndex(id: String?) -> Int? {
         guard let id else { return nil }
         return rows.firstIndex { $0.id == id }
+    }
+}
+
+/// The lines as drawn: the layout's, with one more under a row when the field being edited
+/// there has a problem. Indexed without copying the layout's lines, which may be many.
+struct SettingsShownLines {
+    let layout: SettingsLayout
+    /// Where the problem line is, nil when there is none.
+    let problemLine: Int?
+
+    init(layout: SettingsLayout, problemUnderRow row: Int? = nil) {
+        self.layout = layout
+        problemLine = row.flatMap { layout.lineOfRow.indices.contains($0) ? layout.lineOfRow[$0] + 1 : nil }
+    }
+
+    var count: Int { layout.lines.count + (problemLine == nil ? 0 : 1) }
+
+    subscript(line: Int) -> SettingsLine {
+        guard let problemLine, line >= problemLine else { return layout.lines[line] }
+        return line == problemLine ? .problem : layout.lines[line - 1]
     }
 }
 

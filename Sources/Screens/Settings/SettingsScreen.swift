@@ -10,14 +10,22 @@ import Terminal
 /// place, title-values only show, child panes push on the enclosing navigation stack. Every
 /// value is read from the store as it is drawn, and the screen redraws when the store says a
 /// key of this pane changed, so a change made elsewhere shows at once. Schema errors of this
-/// pane's file show at the top; the valid items work as usual.
+/// pane's file show at the top; the valid items work as usual. A text field whose key has a
+/// form (`formats`) is checked as it is typed: what is wrong shows on the line under it, and
+/// Enter keeps the field open until the text is right or Esc drops it.
 public final class SettingsScreen: Screen {
     public let bundle: SettingsBundle
     public let pane: SettingsPane
     public let store: PreferenceStore
+    /// The forms text fields must have before they are saved.
+    public let formats: SettingFormats
+    /// Keys some rows offer beyond their specifier's, by defaults key.
+    public let rowKeys: [String: [SettingsRowKey]]
     public private(set) var state = SettingsPaneState()
 
     private var layout: SettingsLayout
+    /// The lines of the last frame: the layout's, and the problem line under a field being edited.
+    private var shown: SettingsShownLines
     private var pageHeight = 10
     private var observation: PreferenceObservation?
     /// Where the list started in the last frame (frame coordinates) and how many error lines
@@ -42,16 +50,20 @@ public final class SettingsScreen: Screen {
     /// A navigation stack with the bundle's root pane, after registering the bundle's defaults
     /// in `store` (so a key nobody set reads the same here as in the app). What
     /// `wonderland settings` and an in-app settings tab show.
-    public static func makeRoot(bundle: SettingsBundle, store: PreferenceStore) -> NavigationStack {
+    public static func makeRoot(bundle: SettingsBundle, store: PreferenceStore, formats: SettingFormats = .none,
+                                rowKeys: [String: [SettingsRowKey]] = [:]) -> NavigationStack {
         bundle.registerDefaults(in: store)
-        return NavigationStack(root: SettingsScreen(bundle: bundle, store: store), restorationIdentifier: "SettingsStack")
+        return NavigationStack(root: SettingsScreen(bundle: bundle, store: store, formats: formats, rowKeys: rowKeys), restorationIdentifier: "SettingsStack")
     }
 
     /// The pane named `paneName` ("Root" or a child pane's File); an unknown name shows an
     /// empty pane with an error line.
-    public init(bundle: SettingsBundle, paneName: String = "Root", store: PreferenceStore) {
+    public init(bundle: SettingsBundle, paneName: String = "Root", store: PreferenceStore, formats: SettingFormats = .none,
+                rowKeys: [String: [SettingsRowKey]] = [:]) {
         self.bundle = bundle
         self.store = store
+        self.formats = formats
+        self.rowKeys = rowKeys
         if let pane = bundle.pane(named: paneName) {
             self.pane = pane
         } else {
@@ -59,6 +71,7 @@ public final class SettingsScreen: Screen {
             self.pane = SettingsPane(name: paneName, title: paneName, items: [], errors: [error])
         }
         layout = SettingsLayout(pane: self.pane, width: 80)
+        shown = SettingsShownLines(layout: layout)
         super.init(title: self.pane.title, restorationIdentifier: Self.restorationIdentifier(forPane: paneName))
         // Child panes are pushed in code; their restoration class rebuilds them from the name.
         if paneName != "Root" { restorationClassName = Self.restorationClass }
@@ -75,11 +88,12 @@ public final class SettingsScreen: Screen {
     public static let restorationClass = "SettingsPane"
 
     /// Rebuilds child panes at launch from the pane name in their identifier.
-    public static func registerRestorationClass(in registry: inout RestorationClassRegistry, bundle: SettingsBundle, store: PreferenceStore) {
+    public static func registerRestorationClass(in registry: inout RestorationClassRegistry, bundle: SettingsBundle, store: PreferenceStore,
+                                                formats: SettingFormats = .none, rowKeys: [String: [SettingsRowKey]] = [:]) {
         registry.register(restorationClass) { path, _ in
             guard let identifier = path.last, let name = paneName(forRestorationIdentifier: identifier),
                   bundle.pane(named: name) != nil else { return nil }
-            return SettingsScreen(bundle: bundle, paneName: name, store: store)
+            return SettingsScreen(bundle: bundle, paneName: name, store: store, formats: formats, rowKeys: rowKeys)
         }
     }
 
@@ -118,11 +132,11 @@ public final class SettingsScreen: Screen {
         setNeedsDisplay()
     }
 
-    /// Selects the row with this id (a key, `Key#n`, `pane:File`); false when there is none.
+    /// Selects the row with this id (a key, `Key#n`, `pane:File`), saving a field being edited;
+    /// false when there is no such row, or the field's text cannot be saved (it stays open).
     @discardableResult
     public func select(rowID: String) -> Bool {
-        guard layout.rowIndex(id: rowID) != nil else { return false }
-        commitEditing()
+        guard layout.rowIndex(id: rowID) != nil, commitEditing() else { return false }
         state.selectedRowID = rowID
         setNeedsDisplay()
         return true
@@ -193,7 +207,7 @@ public final class SettingsScreen: Screen {
             state.field = TextFieldState(text)
         case .childPane(let child):
             guard bundle.pane(named: child.file) != nil, let stack = navigationStack else { return }
-            stack.push(SettingsScreen(bundle: bundle, paneName: child.file, store: store))
+            stack.push(SettingsScreen(bundle: bundle, paneName: child.file, store: store, formats: formats, rowKeys: rowKeys))
         case .slider, .titleValue, .group:
             break
         }
@@ -204,11 +218,29 @@ public final class SettingsScreen: Screen {
         write(slider.value(for: number + delta), forKey: slider.key)
     }
 
-    private func commitEditing() {
-        guard let key = state.editingKey, let field = textField(forKey: key) else { return cancelEditing() }
+    /// Saves the field being edited and closes it; true when nothing is being edited. Text of
+    /// the wrong form is not saved: the field stays open, its problem under it, and false is
+    /// returned.
+    @discardableResult
+    private func commitEditing() -> Bool {
+        guard let key = state.editingKey, let field = textField(forKey: key) else {
+            cancelEditing()
+            return true
+        }
+        if draftProblem != nil {
+            setNeedsDisplay()
+            return false
+        }
         let text = field.autocapitalizationType.apply(to: state.editingText)
         cancelEditing()
         write(.string(text), forKey: key)
+        return true
+    }
+
+    /// What is wrong with the text being edited, as it would be saved; nil when it may be saved.
+    public var draftProblem: String? {
+        guard let key = state.editingKey, let field = textField(forKey: key) else { return nil }
+        return formats.problem(forKey: key, text: field.autocapitalizationType.apply(to: state.editingText))
     }
 
     private func cancelEditing() {
@@ -231,6 +263,10 @@ public final class SettingsScreen: Screen {
             default: return nil
             }
         }
+        if let row = selectedRow, case .textField(let field) = specifier(of: row), case .string(let text)? = value(of: .textField(field)),
+           let problem = formats.problem(forKey: field.key, text: text) {
+            return "! " + problem
+        }
         if let row = selectedRow, case .slider(let slider) = specifier(of: row) {
             let number = slider.number(value(of: .slider(slider)))
             return "\(SettingsValue.format(number)) (\(SettingsValue.format(slider.minimumValue))–\(SettingsValue.format(slider.maximumValue)))"
@@ -241,7 +277,7 @@ public final class SettingsScreen: Screen {
     public override var keyBindings: [KeyBinding] {
         if isEditing {
             return [
-                KeyBinding(.enter, help: "Save") { [unowned self] in self.commitEditing() },
+                KeyBinding(.enter, help: "Save (not while the text is wrong)") { [unowned self] in self.commitEditing() },
                 KeyBinding(.escape, help: "Cancel: keep the old value") { [unowned self] in self.cancelEditing() },
             ]
         }
@@ -269,6 +305,9 @@ public final class SettingsScreen: Screen {
                 })
             case .titleValue, .group:
                 break
+            }
+            for extra in specifier(of: row).key.flatMap({ rowKeys[$0] }) ?? [] {
+                bindings.append(KeyBinding(extra.key, help: extra.help) { [unowned self] in extra.perform(self) })
             }
         }
         bindings += [
@@ -318,13 +357,12 @@ public final class SettingsScreen: Screen {
         case .wheelDown: move(by: 3)
         case .press:
             let line = mouse.position.y - listTop + state.scrollOffset
-            guard mouse.position.y >= listTop, line >= 0, line < layout.lines.count,
-                  case .row(let index) = layout.lines[line] else { return true }
+            guard mouse.position.y >= listTop, line >= 0, line < shown.count,
+                  case .row(let index) = shown[line] else { return true }
             let row = layout.rows[index]
             if row.id == state.selectedRowID {
                 if !isEditing { activate(row) }
-            } else {
-                commitEditing()
+            } else if commitEditing() {
                 state.selectedRowID = row.id
             }
         default: return false
@@ -340,6 +378,8 @@ public final class SettingsScreen: Screen {
 
     public override func draw(in canvas: Canvas) {
         if layout.width != canvas.width { layout = SettingsLayout(pane: pane, width: canvas.width) }
+        let problem = draftProblem
+        shown = SettingsShownLines(layout: layout, problemUnderRow: problem == nil ? nil : selectedIndex)
         let errorLines = drawErrors(in: canvas)
         let list = canvas.subcanvas(Rect(x: 0, y: errorLines, width: canvas.width, height: canvas.height - errorLines))
         listTop = list.frame.y
@@ -349,15 +389,18 @@ public final class SettingsScreen: Screen {
             return
         }
         scrollToSelection(height: list.height)
-        let end = min(layout.lines.count, state.scrollOffset + list.height)
+        let end = min(shown.count, state.scrollOffset + list.height)
         for line in state.scrollOffset..<end {
             let y = line - state.scrollOffset
-            switch layout.lines[line] {
+            switch shown[line] {
             case .blank: break
             case .title(let title): list.write(DisplayWidth.truncate(title, to: max(0, list.width - 2)), x: 1, y: y, style: .bold)
             case .footer(let text): list.write(text, x: 2, y: y, style: .dim)
             case .row(let index):
                 drawRow(layout.rows[index], in: list.subcanvas(Rect(x: 0, y: y, width: list.width, height: 1)), selected: index == selectedIndex)
+            case .problem:
+                // One line, cut with "…": the status line is no place for it, being far from the field.
+                list.write(DisplayWidth.truncate("! " + (problem ?? ""), to: max(0, list.width - 4)), x: 4, y: y, style: Style(foreground: .yellow, bold: true))
             }
         }
     }
@@ -389,8 +432,12 @@ public final class SettingsScreen: Screen {
         if top < state.scrollOffset { state.scrollOffset = top }
         if line >= state.scrollOffset + height { state.scrollOffset = line - height + 1 }
         // On the last row, show the footer below it.
-        if index == layout.rows.count - 1 { state.scrollOffset = max(state.scrollOffset, min(line, layout.lines.count - height)) }
-        state.scrollOffset = max(0, min(state.scrollOffset, layout.lines.count - height))
+        if index == layout.rows.count - 1 { state.scrollOffset = max(state.scrollOffset, min(line, shown.count - height)) }
+        // The problem under a field being edited shows with it, when there is room for both.
+        if let problemLine = shown.problemLine, problemLine >= state.scrollOffset + height, problemLine - height + 1 <= line {
+            state.scrollOffset = problemLine - height + 1
+        }
+        state.scrollOffset = max(0, min(state.scrollOffset, shown.count - height))
     }
 
     private func drawRow(_ row: SettingsRow, in canvas: Canvas, selected: Bool) {
@@ -435,6 +482,12 @@ public final class SettingsScreen: Screen {
         case .textField(let field):
             guard case .string(let text)? = value, !text.isEmpty else { return ("—", dim) }
             if field.isSecure { return (String(repeating: "•", count: min(text.count, max(1, room))), base) }
+            // Saved by another tool in a form the app cannot use: marked, its problem in the status line.
+            if formats.problem(forKey: field.key, text: text) != nil {
+                var warning = base
+                warning.foreground = .yellow
+                return ("! " + DisplayWidth.truncate(text, to: max(0, room - 2)), warning)
+            }
             return (DisplayWidth.truncate(text, to: room), base)
         case .titleValue(let titleValue):
             let shown = titleValue.choices?.title(for: value) ?? value.map(SettingsValue.display) ?? ""
