@@ -97,7 +97,10 @@ struct UsageProblem: Error {
 
 // `-Key value` pairs are the defaults' argument domain (`wonderland -HPMapType 2`), not options.
 do {
-    if let launch = AppLaunchArguments.recognise(AppDefaults.argumentSplit.remaining) {
+    if AppDefaults.argumentSplit.remaining == ["--version"] {
+        // The line ArgumentParser prints, without its first parse (most of this command's time).
+        print(AppVersion.current)
+    } else if let launch = AppLaunchArguments.recognise(AppDefaults.argumentSplit.remaining) {
         try Wonderland.runApp(launch)
     } else {
         var command = try Wonderland.parseAsRoot(AppDefaults.argumentSplit.remaining)
