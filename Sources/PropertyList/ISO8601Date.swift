@@ -3,7 +3,7 @@ import Foundation
 /// The one date shape XML property lists use, `YYYY-MM-DDTHH:MM:SSZ` in UTC, converted by
 /// arithmetic on days rather than through a calendar or `DateFormatter`: those are slow,
 /// locale-sensitive, and accept looser forms than Apple's reader does.
-enum ISO8601Date {
+public enum ISO8601Date {
     /// Seconds between 1970-01-01 and 2001-01-01, the reference date of property lists.
     private static let unixToReference: Int64 = 978_307_200
 
@@ -24,7 +24,7 @@ enum ISO8601Date {
 
     /// Formats whole seconds (rounded down, as Apple does); nil for dates outside years 0...9999,
     /// which the four-digit form cannot express.
-    static func format(_ date: Date) -> String? {
+    public static func format(_ date: Date) -> String? {
         let interval = date.timeIntervalSinceReferenceDate.rounded(.down)
         // Years 0...9999 span roughly ±2.5e11 seconds around 2001; beyond that (and for NaN)
         // the four-digit year cannot hold the value.

@@ -1,4 +1,5 @@
 import FileSafety
+import PropertyList
 import Foundation
 import TextSafety
 #if canImport(Glibc)
@@ -76,14 +77,17 @@ public struct RestorationFiles: Sendable {
 
     public var hasMarker: Bool { FileManager.default.fileExists(atPath: marker.path) }
 
-    // Time stamps use Date.ISO8601FormatStyle (same text as ISO8601DateFormatter's default):
-    // creating an ISO8601DateFormatter loads time-zone data and cost about a millisecond of
-    // every launch.
+    // Time stamps are the property lists' own ISO 8601 arithmetic (the same text as
+    // Date.ISO8601FormatStyle): the format style's first use instantiates its generic machinery,
+    // about 5% of the main thread's work before the first frame; ISO8601DateFormatter loads
+    // time-zone data besides.
+    static func stamp(_ date: Date) -> String { ISO8601Date.format(date) ?? date.formatted(.iso8601) }
+
     /// Not fsynced: the marker guards against a process that dies while restoring, and what
     /// a process wrote before dying is in the page cache for the next one. A power loss during
     /// a restore only costs one restore attempt.
     public func writeMarker(now: Date = Date()) throws {
-        try AtomicFile.write(Data("restoring since \(now.formatted(.iso8601)), pid \(getpid())\n".utf8), to: marker, durable: false)
+        try AtomicFile.write(Data("restoring since \(Self.stamp(now)), pid \(getpid())\n".utf8), to: marker, durable: false)
     }
 
     public func removeMarker() { unlink(marker.path) }
@@ -95,7 +99,7 @@ public struct RestorationFiles: Sendable {
     /// entry or reach the terminal of whoever reads the log.
     public func appendLog(_ lines: [String], now: Date = Date()) {
         guard !lines.isEmpty, (try? AtomicFile.makeFolder(folder)) != nil else { return }
-        let stamp = now.formatted(.iso8601)
+        let stamp = Self.stamp(now)
         let entry = lines.map { "\(stamp) \(SafeText.visible(SafeText.bounded($0, to: SafeText.lineLimit)))\n" }.joined()
         var size = stat()
         if stat(log.path, &size) == 0, size.st_size > 64 * 1024 {

@@ -61,8 +61,15 @@ public final class Application {
         notify { $0.applicationDidFinishLaunching(self) }
         root.beginAppearing()
         state = .active
+        prepareForFirstFrame(root)
+        for modal in modals { prepareForFirstFrame(modal) }
         render()
         notify { $0.applicationDidPresentFirstFrame(self) }
+    }
+
+    private func prepareForFirstFrame(_ screen: Screen) {
+        screen.prepareForFirstFrame()
+        for child in screen.visibleChildren { prepareForFirstFrame(child) }
     }
 
     /// Launches and runs until asked to end. Errors thrown by screens end the loop and reach

@@ -64,6 +64,11 @@ open class Screen: Restorable {
     /// if what the screen shows changed.
     open func handleWake() -> Bool { false }
 
+    /// Called once, on the screens the first frame shows, after restoration and before that
+    /// frame is drawn: load now what the frame needs (the map's data at the restored zoom), so
+    /// the first frame is the complete one rather than a placeholder. Later frames never wait.
+    open func prepareForFirstFrame() {}
+
     public func loadViewIfNeeded() {
         guard !isViewLoaded else { return }
         isViewLoaded = true

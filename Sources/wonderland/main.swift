@@ -44,11 +44,18 @@ struct Wonderland: ParsableCommand {
             print(ManualPage.render(), terminator: "")
             return
         }
+        try Self.runApp(AppLaunchArguments(fresh: fresh, exitAfterFirstFrame: exitAfterFirstFrame, location: location, book: book))
+    }
+
+    /// The interactive app, for a command line parsed by ArgumentParser or recognised by
+    /// `AppLaunchArguments` without it.
+    static func runApp(_ arguments: AppLaunchArguments) throws {
+        let exitAfterFirstFrame = arguments.exitAfterFirstFrame
         let environment = ProcessEnvironment.current()
-        let launch = LaunchOptions(location: location, bookPath: book, environment: environment)
+        let launch = LaunchOptions(location: arguments.location, bookPath: arguments.book, environment: environment)
         if let problem = launch.problem { throw UsageProblem(message: problem) }
         let restoration = RestorationController.Configuration(
-            files: RestorationFiles.standard(environment: environment), fresh: fresh, appVersion: AppVersion.current)
+            files: RestorationFiles.standard(environment: environment), fresh: arguments.fresh, appVersion: AppVersion.current)
         // A start-up measurement neither opens the synced store nor starts its worker.
         let cloud = exitAfterFirstFrame ? nil : CloudStoreFactory(replicas: .standard(dataFolder: launch.dataFolder))
         let options = AppRunner.Options(exitAfterFirstFrame: exitAfterFirstFrame, restoration: restoration,
@@ -90,8 +97,15 @@ struct UsageProblem: Error {
 
 // `-Key value` pairs are the defaults' argument domain (`wonderland -HPMapType 2`), not options.
 do {
-    var command = try Wonderland.parseAsRoot(AppDefaults.argumentSplit.remaining)
-    try command.run()
+    if AppDefaults.argumentSplit.remaining == ["--version"] {
+        // The line ArgumentParser prints, without its first parse (most of this command's time).
+        print(AppVersion.current)
+    } else if let launch = AppLaunchArguments.recognise(AppDefaults.argumentSplit.remaining) {
+        try Wonderland.runApp(launch)
+    } else {
+        var command = try Wonderland.parseAsRoot(AppDefaults.argumentSplit.remaining)
+        try command.run()
+    }
 } catch let problem as UsageProblem {
     UsageProblem.exit(problem.message)
 } catch {

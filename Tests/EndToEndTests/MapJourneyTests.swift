@@ -43,8 +43,8 @@ struct MapJourneyTests {
         let frame = try tmux.launchForFirstFrame(Self.paris, forbidding: "Zoom 4/14")
         tmux.check(frame[20] == before[20], "the panel: \(frame[20])")
         tmux.check(frame[21] == before[21] && frame[21].contains("Zoom 5/14"), "the viewport: \(frame[21])")
-        // The geodata loads in the background (the first frame never waits for it), so the
-        // map's cells are compared once the status line no longer says it is loading.
+        // The first frame waits for the scale it shows; the cells are compared once the status
+        // line says nothing is loading, so a later scale or the place names are in both.
         let settled = try tmux.waitFor("the map data loaded") { lines in !lines.joined(separator: "\n").contains("loading") && lines.joined().contains("Zoom 5/14") }
         tmux.check(Array(settled[1..<20]) == Array(before[1..<20]), "the same map, cell for cell")
 

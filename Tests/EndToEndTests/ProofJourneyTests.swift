@@ -164,7 +164,7 @@ struct ProofJourneyTests {
         let frame = try tmux.launchForFirstFrame()
         tmux.check(Self.statusRows(frame).view == view, "the same centre and zoom: \(Self.statusRows(frame).view)")
         tmux.check(Self.statusRows(frame).type.hasPrefix(" Hybrid ·"), "the same map type: \(Self.statusRows(frame).type)")
-        // The geodata loads in the background (the first frame never waits for it).
+        // Compared once nothing is loading, as the frame before the quit was.
         let settled = try tmux.waitFor("the map data loaded") { Self.statusRows($0).view == view && !$0.joined().contains("loading") }
         tmux.check(Self.mapRows(settled) == Self.mapRows(before), "the same map, cell for cell")
         try tmux.type("q")

@@ -60,8 +60,11 @@ private final class ServerInstance: DrivesApplication {
     }
 
     var tabBar: String { terminal.lines[0] }
+    /// The words on the screen, a box's sides and the map's braille dots taken for blanks: the
+    /// map is drawn around an alert on the first frame, and its dots are not words.
     var screenText: String {
-        terminal.lines.joined(separator: " ").replacingOccurrences(of: "│", with: " ").split(separator: " ").joined(separator: " ")
+        let words = terminal.lines.joined(separator: " ").unicodeScalars.map { (0x2800...0x28FF).contains($0.value) || $0 == "│" ? " " : Character($0) }
+        return String(words).split(separator: " ").joined(separator: " ")
     }
     func screenContains(_ text: String) -> Bool { terminal.lines.contains { $0.contains(text) } }
 

@@ -6,8 +6,9 @@ import Terminal
 public protocol MapDrawing: AnyObject {
     /// Draws the world for `viewport` into the whole of `canvas` (one braille cell per canvas
     /// cell). City labels stay out of `keepingClear` (canvas cells), where the screen will put
-    /// its own marks: the current location, the pin and their titles. Never blocks on loading: data that is not ready yet is drawn from a coarser
-    /// level or not at all, and the status says so.
+    /// its own marks: the current location, the pin and their titles. Never blocks on loading:
+    /// data that is not ready yet is drawn from a coarser level or not at all, and the status
+    /// says so (`loadNow` is the one call that waits).
     func draw(_ viewport: MapViewport, type: MapType, in canvas: Canvas, keepingClear: [Rect]) -> MapDataStatus
 
     /// The populated places at the finest level loaded so far (empty until one is). Asking
@@ -25,6 +26,10 @@ public protocol MapDrawing: AnyObject {
     /// Main thread, after `Event.wake`: takes what background loading finished; true if the
     /// map should be drawn again.
     func takeLoadedData() -> Bool
+
+    /// Blocks until the data `draw` needs for this viewport and type is loaded (or known to be
+    /// missing or damaged). Only for the app's first frame, which must be the complete one.
+    func loadNow(_ viewport: MapViewport, type: MapType)
 }
 
 /// What the map can tell the user about its data, shown in the map's status line.
@@ -43,6 +48,9 @@ extension MapDrawing {
     public func placesStatus() -> MapDataStatus { .ready }
 
     public func placesWaitingForLoad() -> [Place] { places() }
+
+    /// Drawers that hold their data from the start have nothing to load.
+    public func loadNow(_ viewport: MapViewport, type: MapType) {}
 
     /// The world with nothing of the screen's to keep clear (benchmarks, tests).
     public func draw(_ viewport: MapViewport, type: MapType, in canvas: Canvas) -> MapDataStatus {

@@ -8,10 +8,11 @@ import Terminal
 
 /// Draws the world from Natural Earth shapefiles (Debian's libmagics++-data). It picks the
 /// scale by zoom, loads each scale once on a background queue, and meanwhile draws whatever
-/// scale it already has, so no frame waits for a file. Nothing is read before something needs
-/// it: the 1:10m land only once the zoom calls for it, the place names (1:10m, the largest
-/// file) only for the hybrid map's labels, the place finder or a pin's title. A missing package
-/// or a damaged file becomes a status for the map to show; nothing here stops the app.
+/// scale it already has, so no frame waits for a file; only the app's first frame asks
+/// (`loadNow`) for its scale to be there. Nothing is read before something needs it: the 1:10m
+/// land only once the zoom calls for it, the place names (1:10m, the largest file) only for the
+/// hybrid map's labels, the place finder or a pin's title. A missing package or a damaged file
+/// becomes a status for the map to show; nothing here stops the app.
 public final class ShapefileMapRenderer: MapDrawing {
     public let catalog: MapDataCatalog
     private let loader: MapDataLoader
@@ -79,6 +80,25 @@ public final class ShapefileMapRenderer: MapDrawing {
             }
         }
         return !outcomes.isEmpty
+    }
+
+    /// Just what this frame shows, so the wait is as short as the frame allows: not the coarse
+    /// scale first, and the place names only for the map that labels them. The queue is
+    /// serial, so this also waits for anything started before.
+    public func loadNow(_ viewport: MapViewport, type: MapType) {
+        let wanted = MapResolution.forZoom(viewport.zoom)
+        var waiting = false
+        if levels[wanted] == nil && failures[wanted] == nil && exists(catalog.files(for: wanted)) {
+            start(.level(wanted))
+            waiting = true
+        }
+        if type == .hybrid && loadedPlaces == nil && placesFailure == nil && exists([catalog.placesShapefile, catalog.placesTable]) {
+            start(.places)
+            waiting = true
+        }
+        guard waiting else { return }
+        loader.waitUntilIdle()
+        _ = takeLoadedData()
     }
 
     // MARK: for benchmarks and tests

@@ -68,6 +68,7 @@ public final class MapScreen: Screen {
     // MARK: drawing and restoration (the work is in the +Drawing and +Restoration files)
 
     public override func draw(in canvas: Canvas) { drawScreen(in: canvas) }
+    public override func prepareForFirstFrame() { drawer.loadNow(state.viewport, type: preferences.mapType) }
     public override func encodeRestorableState(with coder: KeyedArchiver) throws { try encodeState(with: coder) }
     public override func decodeRestorableState(with coder: KeyedUnarchiver) throws { decodeState(with: coder) }
 

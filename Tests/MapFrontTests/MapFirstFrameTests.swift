@@ -1,0 +1,79 @@
+import Defaults
+@testable import MapFront
+import PropertyList
+import Screens
+import Terminal
+import Testing
+
+/// The app's first frame is its complete one: the map screen has its data loaded for the
+/// viewport it shows before that frame is drawn, and only then; later frames never wait.
+@Suite("Map: the first frame is complete")
+struct MapFirstFrameTests {
+    let step = 360.0 / 256  // degrees a dot at zoom 0
+
+    /// One square island north-east of (0°, 0°) at every scale, and one town on it.
+    func island() throws -> FixtureMapData {
+        let data = try FixtureMapData()
+        try data.writeWorld(land: [[ShapefileWriter.square(west: 0, south: 0, east: 16 * step, north: 16 * step)]],
+                            places: [(name: "Alpha", x: 2 * step, y: 14 * step, rank: 0, population: 900)])
+        return data
+    }
+
+    /// The map screen alone in an app on an 80×24 headless terminal, launched (first frame drawn).
+    func launch(_ renderer: ShapefileMapRenderer, mapType: Int = 0, zoom: Int = 0) -> (HeadlessTerminal, Application, MapScreen) {
+        let store = InMemoryPreferenceStore(registration: ["HPMapType": .integer(Int64(mapType)), "HPFollowHeading": .integer(0), "WLUnits": .string("km")])
+        let screen = MapScreen(drawer: renderer, location: MovingLocationSource(), store: store)
+        screen.state.viewport = MapViewport(exactly: GeoPoint(latitude: 0, longitude: 0), zoom: zoom)
+        let terminal = HeadlessTerminal(size: Size(columns: 80, rows: 24), capabilities: .init(colors: false, unicode: true))
+        let app = Application(terminal: terminal, root: screen)
+        app.launch()
+        return (terminal, app, screen)
+    }
+
+    @Test func theFirstFrameShowsTheLoadedMapNotAPlaceholder() throws {
+        let data = try island()
+        let renderer = ShapefileMapRenderer(catalog: data.catalog, notify: {})
+        let (terminal, app, screen) = launch(renderer)
+        #expect(app.framesRendered == 1)
+        #expect(screen.dataStatus == .ready)
+        #expect(!terminal.lines.joined().contains("loading"))
+        #expect(terminal.lines.prefix(20).contains { $0.contains { ("\u{2801}"..."\u{28FF}").contains($0) } }, "the island's dots")
+        #expect(renderer.loadedResolutions == [.coarse], "only the scale the zoom shows")
+    }
+
+    @Test func theFirstFrameWaitsForTheRestoredZoomsScaleOnly() throws {
+        let data = try island()
+        let renderer = ShapefileMapRenderer(catalog: data.catalog, notify: {})
+        let (_, _, screen) = launch(renderer, zoom: 4)
+        #expect(screen.dataStatus == .ready)
+        #expect(renderer.loadedResolutions == [.medium], "no coarse scale first: the frame does not show it")
+    }
+
+    @Test func theHybridMapsFirstFrameHasItsPlaceNames() throws {
+        let data = try island()
+        let renderer = ShapefileMapRenderer(catalog: data.catalog, notify: {})
+        let (terminal, _, screen) = launch(renderer, mapType: 2)
+        #expect(screen.dataStatus == .ready)
+        #expect(terminal.lines.joined().contains("Alpha"))
+    }
+
+    @Test func aFrameAfterTheFirstNeverWaits() throws {
+        let data = try island()
+        let renderer = ShapefileMapRenderer(catalog: data.catalog, notify: {})
+        let (_, app, screen) = launch(renderer)
+        screen.state.viewport = MapViewport(exactly: GeoPoint(latitude: 0, longitude: 0), zoom: 4)
+        app.render()
+        #expect(screen.dataStatus == .loading("loading the 1:50m map…"))
+        renderer.finishLoading()
+        app.render()
+        #expect(screen.dataStatus == .ready)
+    }
+
+    @Test func missingDataIsSaidOnTheFirstFrameWithoutWaiting() throws {
+        let data = try FixtureMapData()  // folders, no files
+        let renderer = ShapefileMapRenderer(catalog: data.catalog, notify: {})
+        let (terminal, _, screen) = launch(renderer)
+        #expect(screen.dataStatus == .missing(MapDataCatalog.installHint))
+        #expect(terminal.lines.joined().contains("libmagics++-data"))
+    }
+}
