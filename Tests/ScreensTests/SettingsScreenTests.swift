@@ -4,6 +4,7 @@ import Defaults
 import PropertyList
 import Restoration
 import Screens
+import ScreensTesting
 import Terminal
 
 private func spec(_ type: String, _ fields: [String: PropertyListValue] = [:]) -> PropertyListValue {
