@@ -10,7 +10,7 @@ extension DrivesApplication {
 
     /// Presses keys given by name, as key-binding tables spell them: `"enter"`, `"esc"`,
     /// `"ctrl+s"`, `"alt+left"`, `"shift+tab"`, `"pagedown"`, `"f5"`, `"space"`, `"q"`.
-    /// See ``Terminal/Key/init(name:)``. An unknown name throws ``PilotError/unknownKeyName(_:)``
+    /// See `Key.init(name:)`. An unknown name throws ``PilotError/unknownKeyName(_:)``
     /// before any key is sent.
     public func press(_ name: String, _ more: String...) throws {
         let keys = try ([name] + more).map { name in
@@ -27,7 +27,7 @@ extension DrivesApplication {
         try app.processPendingEvents()
     }
 
-    /// Sends raw bytes as a terminal would, through the same ``Terminal/InputDecoder`` as the
+    /// Sends raw bytes as a terminal would, through the same `InputDecoder` as the
     /// real terminal; the input then falls quiet, as after a person stops typing, so a lone
     /// Esc becomes the Esc key.
     public func sendBytes(_ bytes: [UInt8]) throws {

@@ -1,7 +1,7 @@
 import Screens
 import Terminal
 
-/// Anything that holds an ``Screens/Application`` on a ``Terminal/HeadlessTerminal`` and
+/// Anything that holds an `Application` on a `HeadlessTerminal` and
 /// drives it from a test.
 ///
 /// ``Pilot`` is the ready-made one. A harness that builds its own tree (a front with fake

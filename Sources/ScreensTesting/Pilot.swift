@@ -1,7 +1,7 @@
 import Screens
 import Terminal
 
-/// Runs a screen tree in an ``Screens/Application`` on a headless terminal and drives it one
+/// Runs a screen tree in an `Application` on a headless terminal and drives it one
 /// synchronous step at a time, like Textual's pilot: every call queues its events and lets the
 /// application handle them before it returns, so the screen can be read straight after.
 ///
@@ -24,6 +24,9 @@ open class Pilot: DrivesApplication {
     /// Launches `root` on a terminal of `columns` × `rows` cells and draws the first frame.
     ///
     /// - Parameters:
+    ///   - root: the screen tree to run.
+    ///   - columns: the terminal's width in cells.
+    ///   - rows: its height, the hint bar's row included.
     ///   - capabilities: what the terminal can show; `unicode: false` gives the ASCII stand-ins
     ///     and `colors: false` the monochrome look, as on a real terminal without them.
     ///   - minimumSize: lowers the "terminal too small" limit, for tests of short terminals.
