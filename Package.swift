@@ -15,6 +15,11 @@ let package = Package(
         .library(name: "BookFront", targets: ["BookFront"]),
         .library(name: "MapFront", targets: ["MapFront"]),
         .library(name: "Cloud", targets: ["Cloud"]),
+        // The UI layers, for programs of their own (Examples/StateApp is one) and their tests.
+        .library(name: "Terminal", targets: ["Terminal"]),
+        .library(name: "Screens", targets: ["Screens"]),
+        .library(name: "Restoration", targets: ["Restoration"]),
+        .library(name: "ScreensTesting", targets: ["ScreensTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -39,6 +44,8 @@ let package = Package(
         .target(name: "Defaults", dependencies: ["PropertyList", "KeyedArchive", "FileSafety"]),
         .target(name: "Restoration", dependencies: ["PropertyList", "KeyedArchive", "FileSafety", "TextSafety"]),
         .target(name: "Screens", dependencies: ["Terminal", "TextSafety", "Restoration", "Defaults", "PropertyList", "KeyedArchive"]),
+        // A pilot that drives an Application on a headless terminal, and checks on what it shows.
+        .target(name: "ScreensTesting", dependencies: ["Screens", "Terminal"]),
         // The synced key-value store and its backends; knows nothing of screens or fronts.
         .target(name: "Cloud", dependencies: ["PropertyList", "FileSafety", "Defaults"]),
         // The synced store's PostgreSQL backend: the only module that knows of NIO and SQL.
@@ -128,14 +135,14 @@ let package = Package(
         .testTarget(name: "CloudTests", dependencies: ["Cloud", "PropertyList", "Defaults"]),
         .testTarget(name: "CloudPostgresTests", dependencies: ["CloudPostgres", "Cloud", "PropertyList"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TextSafety"]),
-        .testTarget(name: "ScreensTests", dependencies: ["Screens", "Terminal", "TextSafety", "Defaults", "PropertyList"]),
-        .testTarget(name: "WonderlandAppTests", dependencies: ["WonderlandApp", "BookFront", "MapFront", "Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "Cloud", "CloudPostgres"]),
+        .testTarget(name: "ScreensTests", dependencies: ["Screens", "ScreensTesting", "Terminal", "TextSafety", "Defaults", "PropertyList"]),
+        .testTarget(name: "WonderlandAppTests", dependencies: ["WonderlandApp", "BookFront", "MapFront", "Screens", "ScreensTesting", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "Cloud", "CloudPostgres"]),
         .testTarget(name: "DefaultsTests", dependencies: ["Defaults", "PropertyList", "KeyedArchive", "FileSafety", "PropertyListTestSupport"]),
         .testTarget(name: "FileSafetyTests", dependencies: ["FileSafety"]),
-        .testTarget(name: "MapFrontTests", dependencies: ["MapFront", "Screens", "Terminal", "Defaults", "PropertyList", "KeyedArchive", "Restoration"],
+        .testTarget(name: "MapFrontTests", dependencies: ["MapFront", "Screens", "ScreensTesting", "Terminal", "Defaults", "PropertyList", "KeyedArchive", "Restoration"],
                     // Read by path: gpsfake replays it.
                     exclude: ["Fixtures/paris-walk.nmea"]),
-        .testTarget(name: "BookFrontTests", dependencies: ["BookFront", "Screens", "Terminal", "Defaults", "PropertyList", "KeyedArchive", "Restoration"]),
+        .testTarget(name: "BookFrontTests", dependencies: ["BookFront", "Screens", "ScreensTesting", "Terminal", "Defaults", "PropertyList", "KeyedArchive", "Restoration"]),
         .testTarget(name: "RestorationTests", dependencies: ["Restoration", "PropertyList", "KeyedArchive", "FileSafety", "PropertyListTestSupport", "TextSafety"]),
     ],
     swiftLanguageModes: [.v6]

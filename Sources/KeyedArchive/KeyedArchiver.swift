@@ -20,6 +20,7 @@ public final class KeyedArchiver {
     private var stringUIDs: [String: UInt64] = [:]
     private var depth = 0
 
+    /// An empty archiver.
     public init() {}
 
     /// Archives `root` under `$top.root`, binary by default like NSKeyedArchiver.
@@ -33,7 +34,9 @@ public final class KeyedArchiver {
 
     // MARK: Scalars, stored inline
 
+    /// Stores a Bool inline under `key`, as `encodeBool:forKey:` does.
     public func encode(_ value: Bool, forKey key: String) { fields[key] = .boolean(value) }
+    /// Stores an integer inline under `key`, as `encodeInteger:forKey:` does.
     public func encode(_ value: Int, forKey key: String) { fields[key] = .integer(Int64(value)) }
     public func encode(_ value: Int8, forKey key: String) { fields[key] = .integer(Int64(value)) }
     public func encode(_ value: Int16, forKey key: String) { fields[key] = .integer(Int64(value)) }
@@ -46,6 +49,7 @@ public final class KeyedArchiver {
     /// existing callers' `try` stays valid; every UInt64 now fits.
     public func encode(_ value: UInt64, forKey key: String) throws { fields[key] = .integer(unsigned: value) }
     public func encode(_ value: UInt, forKey key: String) throws { try encode(UInt64(value), forKey: key) }
+    /// Stores a Double inline under `key`, as `encodeDouble:forKey:` does.
     public func encode(_ value: Double, forKey key: String) { fields[key] = .real(value) }
     public func encode(_ value: Float, forKey key: String) { fields[key] = .real(Double(value)) }
 
@@ -75,6 +79,7 @@ public final class KeyedArchiver {
         ])
     }
 
+    /// The finished archive as property-list bytes, binary unless told otherwise.
     public func encodedData(format: PropertyListFormat = .binary) throws -> Data {
         try PropertyListSerializer.data(from: encodedArchive, format: format)
     }

@@ -91,12 +91,15 @@ public final class KeyedUnarchiver {
 
     // MARK: Keyed decoding
 
+    /// Whether the object being decoded has a value under `key`.
     public func containsValue(forKey key: String) -> Bool { fields[key] != nil }
 
+    /// The Bool under `key`; false when there is none. Throws for a value of another type.
     public func decodeBool(forKey key: String) throws -> Bool {
         try scalar(forKey: key, ifMissing: false, ArchiveNumbers.bool)
     }
 
+    /// The integer under `key`; 0 when there is none. Throws for another type or one out of range.
     public func decodeInteger(forKey key: String) throws -> Int { try decodeInteger(Int.self, forKey: key) }
     public func decodeInt32(forKey key: String) throws -> Int32 { try decodeInteger(Int32.self, forKey: key) }
     public func decodeInt64(forKey key: String) throws -> Int64 { try decodeInteger(Int64.self, forKey: key) }
@@ -106,6 +109,7 @@ public final class KeyedUnarchiver {
         try scalar(forKey: key, ifMissing: 0) { try ArchiveNumbers.integer($0, as: T.self) }
     }
 
+    /// The number under `key` as a Double; 0 when there is none.
     public func decodeDouble(forKey key: String) throws -> Double {
         try scalar(forKey: key, ifMissing: 0, ArchiveNumbers.double)
     }

@@ -1,5 +1,6 @@
 import Foundation
 
+/// Reads property lists in either format, bounded by `PropertyListLimits`.
 public enum PropertyListReader {
     /// Reads either format, telling which one it found. Binary files are recognised by their
     /// `bplist` magic; anything else must be XML. `limits` bounds what the file may expand to;
@@ -24,6 +25,7 @@ public enum PropertyListReader {
             .unknownFormat, "neither a binary property list (bplist) nor XML", position: 0, unit: .byteOffset)
     }
 
+    /// The value `read` finds, without its format.
     public static func value(from data: Data, limits: PropertyListLimits = .userFile) throws -> PropertyListValue {
         try read(data, limits: limits).value
     }

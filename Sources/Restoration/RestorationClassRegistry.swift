@@ -9,12 +9,17 @@ public struct RestorationClassRegistry {
 
     private var factories: [String: Factory] = [:]
 
+    /// A registry with no class.
     public init() {}
 
+    /// Registers the factory that rebuilds objects saved with `className`; a second
+    /// registration of one name replaces the first.
     public mutating func register(_ className: String, factory: @escaping Factory) {
         factories[className] = factory
     }
 
+    /// The factory registered for `className`, if any.
     public func factory(named className: String) -> Factory? { factories[className] }
+    /// Every registered class name, sorted.
     public var registeredNames: [String] { factories.keys.sorted() }
 }

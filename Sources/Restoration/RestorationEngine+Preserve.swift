@@ -4,9 +4,11 @@ import KeyedArchive
 extension RestorationEngine {
     /// The saved archive and what was left out of it.
     public struct Preserved {
+        /// The archive, ready to be written.
         public let data: Data
         /// Identifier paths saved, root first.
         public let paths: [String]
+        /// What was left out, and why.
         public let log: [String]
     }
 

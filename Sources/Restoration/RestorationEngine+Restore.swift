@@ -6,8 +6,11 @@ extension RestorationEngine {
     /// What a restore did: the archive's header, the identifier paths restored, and a line
     /// for everything skipped and why.
     public struct Report {
+        /// The saved header: who saved it, when, at which size.
         public let header: RestorationHeader
+        /// The identifier paths of the objects restored.
         public let restoredPaths: [String]
+        /// What was skipped, and why.
         public let log: [String]
     }
 

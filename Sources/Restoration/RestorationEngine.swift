@@ -16,14 +16,19 @@ public struct RestorationEngine {
         case skipAndLog
     }
 
+    /// The factories that rebuild objects the app does not make at launch.
     public var registry: RestorationClassRegistry
+    /// What preservation does with two siblings under one identifier.
     public var duplicatePolicy: DuplicatePolicy
     /// Archivable classes screens store in their state, beyond plain values.
     public var allowedClasses: [any KeyedArchivable.Type]
     /// Bounds for hostile archives: children restored per object, and nesting.
     public var maximumChildren = 64
+    /// Deepest nesting of saved objects restored; deeper ones are skipped and logged.
     public var maximumDepth = 32
 
+    /// An engine with the given restoration classes. Objects found among the app's own
+    /// (by identifier path) need no registration.
     public init(registry: RestorationClassRegistry = RestorationClassRegistry(),
                 duplicatePolicy: DuplicatePolicy = .defaultForBuild,
                 allowedClasses: [any KeyedArchivable.Type] = []) {
@@ -36,6 +41,7 @@ public struct RestorationEngine {
 }
 
 extension RestorationEngine.DuplicatePolicy {
+    /// `.fail` in debug builds, `.skipAndLog` in release builds.
     public static var defaultForBuild: Self {
         #if DEBUG
         return .fail
@@ -45,7 +51,9 @@ extension RestorationEngine.DuplicatePolicy {
     }
 }
 
+/// Why an archive could not be restored at all (a skipped object is logged, not thrown).
 public struct RestorationError: Error, CustomStringConvertible, Equatable {
+    /// What went wrong.
     public enum Kind: Equatable, Sendable {
         case duplicateIdentifier(path: String)
         case notAnArchive(String)
@@ -53,7 +61,9 @@ public struct RestorationError: Error, CustomStringConvertible, Equatable {
         case incompatibleFormat(found: Int, supported: Int)
         case declinedByApp
     }
+    /// What went wrong.
     public let kind: Kind
+    /// An error of `kind`.
     public init(_ kind: Kind) { self.kind = kind }
 
     /// True when the file itself is damaged (moved aside), rather than merely not wanted.

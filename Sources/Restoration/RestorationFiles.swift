@@ -10,13 +10,18 @@ import Glibc
 /// the crash marker (present while a restore is under way) and a log of why restores did or
 /// did not happen, which `wonderland state show` prints.
 public struct RestorationFiles: Sendable {
+    /// The folder holding the archive, the marker and the log.
     public let folder: URL
+    /// The saved tree.
     public var archive: URL { folder.appendingPathComponent("restoration.archive") }
+    /// Present while a restore runs: found at launch, it means the last restore crashed.
     public var marker: URL { folder.appendingPathComponent("restoration.restoring") }
+    /// Why each restore and save did what it did, stamped, newest last.
     public var log: URL { folder.appendingPathComponent("restoration.log") }
     /// Where `state reset` keeps the archive it replaces, so one reset can be undone by hand.
     public var previous: URL { folder.appendingPathComponent("restoration.archive.previous") }
 
+    /// The files in `folder` (made when first written, 0700).
     public init(folder: URL) { self.folder = folder }
 
     /// `$XDG_STATE_HOME/wonderland`, or `~/.local/state/wonderland`.
@@ -40,6 +45,7 @@ public struct RestorationFiles: Sendable {
         try AtomicFile.write(data, to: archive)
     }
 
+    /// An archive bigger than the reader would accept, refused before it is written.
     public struct ArchiveTooLarge: Error, CustomStringConvertible {
         public let size: Int
         public let limit: FileLimit
@@ -75,6 +81,7 @@ public struct RestorationFiles: Sendable {
     @discardableResult
     public func removeStaleTemporaries() -> [String] { AtomicFile.removeStaleTemporaries(in: folder) }
 
+    /// Whether a restore was under way when the last process ended.
     public var hasMarker: Bool { FileManager.default.fileExists(atPath: marker.path) }
 
     // Time stamps are the property lists' own ISO 8601 arithmetic (the same text as
@@ -90,6 +97,7 @@ public struct RestorationFiles: Sendable {
         try AtomicFile.write(Data("restoring since \(Self.stamp(now)), pid \(getpid())\n".utf8), to: marker, durable: false)
     }
 
+    /// Removes the marker once restoring is over.
     public func removeMarker() { unlink(marker.path) }
 
     /// Appends lines to the log, each stamped, with one O_APPEND write (no fsync: a log line is

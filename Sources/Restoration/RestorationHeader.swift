@@ -4,12 +4,18 @@ import KeyedArchive
 /// What the archive says about itself. The terminal size is for people reading `state show`;
 /// restored state never depends on it.
 public struct RestorationHeader: Equatable, Sendable {
+    /// The layout of the archive; another version is not restored.
     public var formatVersion: Int
+    /// The version of the program that saved it.
     public var appVersion: String
+    /// When it was saved.
     public var timestamp: Date
+    /// The terminal's width at the save.
     public var terminalColumns: Int
+    /// The terminal's height at the save.
     public var terminalRows: Int
 
+    /// A header for a save made now by `appVersion` on a terminal of the given size.
     public init(formatVersion: Int = RestorationEngine.formatVersion, appVersion: String, timestamp: Date,
                 terminalColumns: Int, terminalRows: Int) {
         self.formatVersion = formatVersion

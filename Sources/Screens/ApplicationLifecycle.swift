@@ -6,11 +6,16 @@ public enum ApplicationState: Sendable, Equatable {
     case notRunning, inactive, active, background
 }
 
-/// Hooks later features use to save and reload: UIKit's "dependable exit points".
+/// Hooks for work tied to the app's lifecycle — restoring and saving state, flushing settings —
+/// at UIKit's "dependable exit points". Every hook has an empty default: implement the ones needed.
 public protocol ApplicationLifecycleObserver: AnyObject {
+    /// The tree exists and nothing is drawn yet: restore saved state here.
     func applicationDidFinishLaunching(_ application: Application)
+    /// Back from the background (`fg` after Ctrl-Z): read what may have changed meanwhile.
     func applicationWillEnterForeground(_ application: Application)
+    /// Going to the background (Ctrl-Z): save now, the process may never run again.
     func applicationDidEnterBackground(_ application: Application)
+    /// The app is ending, by quit or by a signal: the last moment to save.
     func applicationWillTerminate(_ application: Application, reason: TerminationReason)
     /// The first frame is on the terminal (restoration's crash marker is cleared here).
     func applicationDidPresentFirstFrame(_ application: Application)

@@ -12,6 +12,7 @@ public struct Canvas {
     let target: FrameTarget
     /// Where this canvas sits in the frame.
     public let frame: Rect
+    /// What the terminal can show, for screens that draw differently without Unicode or colour.
     public let capabilities: TerminalCapabilities
 
     init(target: FrameTarget, frame: Rect, capabilities: TerminalCapabilities) {
@@ -20,8 +21,11 @@ public struct Canvas {
         self.capabilities = capabilities
     }
 
+    /// The canvas' width in cells.
     public var width: Int { frame.width }
+    /// The canvas' height in cells.
     public var height: Int { frame.height }
+    /// The whole canvas in its own coordinates.
     public var bounds: Rect { Rect(x: 0, y: 0, width: frame.width, height: frame.height) }
 
     /// A canvas for part of this one (in local coordinates).
@@ -29,6 +33,8 @@ public struct Canvas {
         Canvas(target: target, frame: Rect(x: frame.x + rect.x, y: frame.y + rect.y, width: rect.width, height: rect.height).intersection(frame), capabilities: capabilities)
     }
 
+    /// Writes `text` at (`x`, `y`), clipped to the canvas; returns the columns it advanced.
+    /// Control characters and bidirectional overrides are drawn as visible stand-ins.
     @discardableResult
     public func write(_ text: String, x: Int, y: Int, style: Style = .plain) -> Int {
         target.buffer.write(text, at: Point(x: frame.x + x, y: frame.y + y), style: style, clip: frame)
@@ -39,11 +45,13 @@ public struct Canvas {
         write(DisplayWidth.pad(text, to: width), x: x, y: y, style: style)
     }
 
+    /// Fills `rect` (the whole canvas by default) with one character in a style.
     public func fill(_ rect: Rect? = nil, with character: Character = " ", style: Style = .plain) {
         let local = rect ?? bounds
         target.buffer.fill(Rect(x: frame.x + local.x, y: frame.y + local.y, width: local.width, height: local.height).intersection(frame), with: character, style: style)
     }
 
+    /// Changes the style of cells already drawn in `rect`, keeping their text (selection bars).
     public func restyle(_ rect: Rect, _ change: (inout Style) -> Void) {
         target.buffer.restyle(Rect(x: frame.x + rect.x, y: frame.y + rect.y, width: rect.width, height: rect.height).intersection(frame), change)
     }

@@ -3,15 +3,19 @@ import Terminal
 /// A key binding, declared once with its own help text, so the hint bar and the help overlay
 /// are derived from the same list the screen reacts to.
 public struct KeyBinding {
+    /// The keys that run the action.
     public var keys: [Key]
     /// How the keys are shown: "↑↓", "Enter". Derived from the keys when not given.
     public var label: String
+    /// What the action does, in a few words: the hint bar and the help list show it.
     public var help: String
     /// Whether the binding earns a place in the one-line hint bar (all show in the help overlay).
     public var showsInHintBar: Bool
     /// Runs with the key that fired, for bindings that cover several keys (1-9, arrows).
     public var action: (Key) throws -> Void
 
+    /// A binding whose action is told which of `keys` was pressed. `label` replaces the
+    /// keys' own names in the hint bar ("1-3").
     public init(_ keys: [Key], label: String? = nil, help: String, showsInHintBar: Bool = true, action: @escaping (Key) throws -> Void) {
         self.keys = keys
         self.label = label ?? keys.map(\.displayName).joined(separator: "/")
@@ -20,10 +24,12 @@ public struct KeyBinding {
         self.action = action
     }
 
+    /// A binding that runs `action` for any of `keys`.
     public init(_ keys: [Key], label: String? = nil, help: String, showsInHintBar: Bool = true, action: @escaping () throws -> Void) {
         self.init(keys, label: label, help: help, showsInHintBar: showsInHintBar) { (_: Key) in try action() }
     }
 
+    /// A binding that runs `action` for one key.
     public init(_ key: Key, label: String? = nil, help: String, showsInHintBar: Bool = true, action: @escaping () throws -> Void) {
         self.init([key], label: label, help: help, showsInHintBar: showsInHintBar, action: action)
     }

@@ -4,6 +4,7 @@ import TextSafety
 
 /// A screen presented over everything, ending with a typed result handed to `completion`.
 open class ModalScreen<Result>: Screen {
+    /// Called once with the result when the modal is dismissed.
     public var completion: ((Result) -> Void)?
     /// The message under the title, wrapped to the box. Messages quote input (a title, a path,
     /// an error from a server), so it is bounded whenever it is set: each line to
@@ -15,6 +16,7 @@ open class ModalScreen<Result>: Screen {
     /// Lines of a message kept: a box taller than this would not fit a usual terminal anyway.
     static var messageLines: Int { 12 }
 
+    /// A modal showing `message` under `title`; `completion` gets its result.
     public init(title: String, message: String, restorationIdentifier: String? = nil, completion: ((Result) -> Void)? = nil) {
         self.message = Self.bounded(message: message)
         self.completion = completion
@@ -67,8 +69,11 @@ public final class Alert: ModalScreen<Void> {
 
 /// A yes-or-no question. Enter takes the highlighted answer; y and n answer directly.
 public final class Confirm: ModalScreen<Bool> {
+    /// The label of the button that answers true.
     public var yesTitle = "Yes"
+    /// The label of the button that answers false.
     public var noTitle = "No"
+    /// Which button Enter presses now.
     public private(set) var highlightsYes = true
 
     public override var keyBindings: [KeyBinding] {
@@ -108,6 +113,7 @@ public final class Confirm: ModalScreen<Bool> {
 
 /// Asks for a line of text. The result is nil when cancelled with Esc.
 open class Prompt: ModalScreen<String?> {
+    /// The text being typed, with its cursor.
     public var field: TextFieldState
     /// Shown as dots, and never saved by the restoration engine.
     public var isSecure = false
@@ -130,6 +136,7 @@ open class Prompt: ModalScreen<String?> {
     /// What was typed before ↑ was first pressed, given back by ↓ past the newest answer.
     private var typedBeforeHistory = ""
 
+    /// A prompt whose field starts with `text`; `completion` gets the text on Enter, nil on Esc.
     public init(title: String, message: String, text: String = "", restorationIdentifier: String? = nil, completion: ((String?) -> Void)? = nil) {
         field = TextFieldState(text)
         super.init(title: title, message: message, restorationIdentifier: restorationIdentifier, completion: completion)

@@ -4,18 +4,22 @@ import Terminal
 /// A stack of screens, the top one shown under a title path ("Characters › Alice").
 /// Esc, Backspace and ← go back, when the top screen does not use those keys itself.
 open class NavigationStack: Screen {
+    /// The screens from the root (first) to the one shown (last).
     public private(set) var stack: [Screen]
 
+    /// A stack showing `root`, which it never pops.
     public init(root: Screen, restorationIdentifier: String? = nil) {
         stack = [root]
         super.init(title: root.title, restorationIdentifier: restorationIdentifier)
         adopt(root)
     }
 
+    /// The screen shown.
     public var topScreen: Screen { stack[stack.count - 1] }
     open override var children: [Screen] { stack }
     open override var visibleChildren: [Screen] { [topScreen] }
 
+    /// Shows `screen` over the current top, with the appearance calls both are owed.
     public func push(_ screen: Screen) {
         adopt(screen)
         if isVisible { topScreen.beginDisappearing() }
@@ -24,6 +28,7 @@ open class NavigationStack: Screen {
         setNeedsDisplay()
     }
 
+    /// Goes back one screen and returns the one that left; nil at the root.
     @discardableResult
     public func pop() -> Screen? {
         guard stack.count > 1 else { return nil }

@@ -17,6 +17,7 @@ open class PagerScreen: Screen {
     private var layout: (width: Int, lines: [Range<String.Index>])?
     private var pageHeight = 10
 
+    /// A pager over `text`, wrapped to the width it is drawn at.
     public init(title: String, text: String, restorationIdentifier: String? = nil) {
         self.text = text
         self.anchor = text.startIndex
@@ -65,6 +66,7 @@ open class PagerScreen: Screen {
         return max(0, low)
     }
 
+    /// Moves the view `delta` rows down (up when negative), kept within the text.
     public func scroll(by delta: Int) {
         guard let layout else { return }
         let maxTop = max(0, layout.lines.count - pageHeight)

@@ -9,6 +9,7 @@ import Terminal
 /// `viewWillAppear` / `viewDidAppear` and `viewWillDisappear` / `viewDidDisappear` each time a
 /// container shows or hides it.
 open class Screen: Restorable {
+    /// The name containers show: a tab's label, a step in a navigation path.
     open var title: String
     /// The name the restoration engine saves this screen under; nil means it is not preserved.
     public var restorationIdentifier: String?
@@ -16,11 +17,14 @@ open class Screen: Restorable {
     /// app creates in code (a pushed detail screen) rather than at start-up.
     public var restorationClassName: String?
     public private(set) weak var parent: Screen?
+    /// True once `viewDidLoad` has run.
     public private(set) var isViewLoaded = false
+    /// True between `viewWillAppear` and `viewWillDisappear`: the screen is on the terminal.
     public private(set) var isVisible = false
     /// Where the screen was last drawn, in frame coordinates (mouse events are routed by it).
     public internal(set) var frame = Rect(x: 0, y: 0, width: 0, height: 0)
 
+    /// A screen titled `title`; with a `restorationIdentifier` it is saved and restored with its parents.
     public init(title: String, restorationIdentifier: String? = nil) {
         self.title = title
         self.restorationIdentifier = restorationIdentifier
@@ -37,6 +41,7 @@ open class Screen: Restorable {
 
     /// Containers call this when a screen becomes their child.
     public func adopt(_ child: Screen) { child.parent = self }
+    /// Containers call this when a screen stops being their child.
     public func disown(_ child: Screen) { if child.parent === self { child.parent = nil } }
 
     /// The application this screen belongs to, found through its ancestors.
@@ -53,10 +58,15 @@ open class Screen: Restorable {
 
     // MARK: lifecycle
 
+    /// Called once, before the screen first appears: build what the first frame needs.
     open func viewDidLoad() {}
+    /// Called each time the screen is about to be shown.
     open func viewWillAppear() {}
+    /// Called each time the screen has been shown.
     open func viewDidAppear() {}
+    /// Called each time the screen is about to be hidden.
     open func viewWillDisappear() {}
+    /// Called each time the screen has been hidden.
     open func viewDidDisappear() {}
 
     /// Called on the main thread after background work posted `Wakeup.post()`, on every screen
@@ -69,6 +79,8 @@ open class Screen: Restorable {
     /// the first frame is the complete one rather than a placeholder. Later frames never wait.
     open func prepareForFirstFrame() {}
 
+
+    /// Runs `viewDidLoad` if it has not run yet.
     public func loadViewIfNeeded() {
         guard !isViewLoaded else { return }
         isViewLoaded = true
@@ -85,6 +97,7 @@ open class Screen: Restorable {
         viewDidAppear()
     }
 
+    /// Runs the disappearance callbacks for this screen and the children it shows.
     public func beginDisappearing() {
         guard isVisible else { return }
         viewWillDisappear()
@@ -97,9 +110,15 @@ open class Screen: Restorable {
 
     /// Every child with an identifier is considered; the engine skips the others.
     open var restorableChildren: [any Restorable] { children }
+    /// Saves the screen's own state (a selection, a half-typed text) under keys of its choice.
     open func encodeRestorableState(with coder: KeyedArchiver) throws {}
+    /// Reads back what `encodeRestorableState` saved. The archive may be damaged or old: check
+    /// what is read and keep the screen usable whatever it holds.
     open func decodeRestorableState(with coder: KeyedUnarchiver) throws {}
+    /// Given the children the engine found or rebuilt, in their saved order: a container
+    /// puts them back (a navigation stack pushes them).
     open func restoreChildren(_ children: [any Restorable]) {}
+    /// Called on every restored screen once the whole tree is restored.
     open func applicationFinishedRestoringState() {}
     /// Whether this screen, while presented as a modal, is saved and presented again at launch.
     /// Off by default: an alert or a confirmation belongs to a moment that has passed. A screen

@@ -4,11 +4,14 @@ import Terminal
 /// A tab bar over one child screen at a time. Switch with 1…9, Tab / Shift-Tab, or a click on a
 /// tab's name.
 open class TabScreen: Screen {
+    /// The tabs, in the order the bar shows them.
     public let tabs: [Screen]
+    /// The index of the tab shown; `select(_:)` changes it.
     public private(set) var selectedIndex = 0
     /// Column ranges of the tab names in the last frame, for mouse clicks.
     private var tabHitRanges: [Range<Int>] = []
 
+    /// A tab bar over `tabs` (at least one), showing the first.
     public init(title: String, tabs: [Screen], restorationIdentifier: String? = nil) {
         precondition(!tabs.isEmpty, "a tab screen needs at least one tab")
         self.tabs = tabs
@@ -16,6 +19,7 @@ open class TabScreen: Screen {
         for tab in tabs { adopt(tab) }
     }
 
+    /// The tab shown.
     public var selectedTab: Screen { tabs[selectedIndex] }
     open override var children: [Screen] { tabs }
     open override var visibleChildren: [Screen] { [selectedTab] }

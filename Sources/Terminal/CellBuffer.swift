@@ -3,34 +3,44 @@ import TextSafety
 /// One terminal cell: a grapheme cluster and its style. The right half of a two-column character
 /// is a continuation cell, so that the grid stays a plain rectangle.
 public struct Cell: Hashable, Sendable {
+    /// The grapheme cluster shown; empty in a continuation cell.
     public var text: String
+    /// How the cell is drawn.
     public var style: Style
+    /// True for the right half of a two-column character, which draws nothing of its own.
     public var isContinuation: Bool
 
+    /// A cell showing `text` (a space by default) in `style`.
     public init(_ text: String = " ", style: Style = .plain, isContinuation: Bool = false) {
         self.text = text
         self.style = style
         self.isContinuation = isContinuation
     }
 
+    /// A space in the plain style: what a new frame is filled with.
     public static let blank = Cell()
 }
 
 /// A frame: the whole screen as cells. Screens draw into it; a terminal presents it.
 /// Tests read it back as plain text rows (and styles separately).
 public struct CellBuffer: Hashable, Sendable {
+    /// The frame's size in cells.
     public private(set) var size: Size
+    /// The cells row by row, `size.columns` to a row.
     public private(set) var cells: [Cell]
     /// Where the terminal's cursor shows, if anywhere (a text field with focus sets it).
     public var cursor: Point?
 
+    /// A frame of blank cells, with no cursor.
     public init(size: Size) {
         self.size = size
         self.cells = Array(repeating: .blank, count: max(0, size.columns * size.rows))
     }
 
+    /// The whole frame as a rectangle at the origin.
     public var bounds: Rect { Rect(size: size) }
 
+    /// The cell at column `x`, row `y` (both from 0); out of range traps, as an array index does.
     public subscript(x: Int, y: Int) -> Cell {
         get { cells[y * size.columns + x] }
         set { cells[y * size.columns + x] = newValue }

@@ -17,8 +17,11 @@ public enum Key: Hashable, Sendable {
 public struct KeyModifiers: OptionSet, Hashable, Sendable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// Shift held.
     public static let shift = KeyModifiers(rawValue: 1)
+    /// Alt (or Meta, or an Esc prefix) held.
     public static let alt = KeyModifiers(rawValue: 2)
+    /// Ctrl held.
     public static let control = KeyModifiers(rawValue: 4)
 }
 
@@ -44,16 +47,23 @@ extension Key {
     }
 }
 
+/// A mouse report: what happened, with which button, at which cell.
 public struct MouseEvent: Hashable, Sendable {
+    /// What the mouse did. A click is a press then a release at one place.
     public enum Kind: Hashable, Sendable {
         case press, release, drag, wheelUp, wheelDown
     }
+    /// The button held; `.none` for wheel turns and moves.
     public enum Button: Hashable, Sendable { case left, middle, right, none }
 
+    /// What the mouse did.
     public var kind: Kind
+    /// The button involved.
     public var button: Button
+    /// The cell, in frame coordinates.
     public var position: Point
 
+    /// A report of `kind` at `position`, with the left button unless told otherwise.
     public init(_ kind: Kind, button: Button = .left, at position: Point) {
         self.kind = kind
         self.button = button

@@ -1,7 +1,10 @@
 /// A terminal size in character cells.
 public struct Size: Hashable, Sendable, CustomStringConvertible {
+    /// Width in cells.
     public var columns: Int
+    /// Height in cells.
     public var rows: Int
+    /// A size of `columns` × `rows` cells.
     public init(columns: Int, rows: Int) {
         self.columns = columns
         self.rows = rows
@@ -13,6 +16,7 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
 public struct Point: Hashable, Sendable {
     public var x: Int
     public var y: Int
+    /// The cell at column `x`, row `y`, counted from 0 at the top left.
     public init(x: Int, y: Int) {
         self.x = x
         self.y = y
@@ -26,6 +30,7 @@ public struct Rect: Hashable, Sendable {
     public var width: Int
     public var height: Int
 
+    /// A rectangle with its top left cell at (`x`, `y`); a negative size counts as empty.
     public init(x: Int, y: Int, width: Int, height: Int) {
         self.x = x
         self.y = y
@@ -33,16 +38,22 @@ public struct Rect: Hashable, Sendable {
         self.height = max(0, height)
     }
 
+    /// A rectangle of `size` at the origin.
     public init(size: Size) { self.init(x: 0, y: 0, width: size.columns, height: size.rows) }
 
+    /// The first column to the right of the rectangle.
     public var maxX: Int { x + width }
+    /// The first row below the rectangle.
     public var maxY: Int { y + height }
+    /// True when the rectangle holds no cell.
     public var isEmpty: Bool { width == 0 || height == 0 }
 
+    /// Whether `point` is one of the rectangle's cells.
     public func contains(_ point: Point) -> Bool {
         point.x >= x && point.x < maxX && point.y >= y && point.y < maxY
     }
 
+    /// The cells both rectangles hold; empty when they do not meet.
     public func intersection(_ other: Rect) -> Rect {
         let left = max(x, other.x), top = max(y, other.y)
         let right = min(maxX, other.maxX), bottom = min(maxY, other.maxY)
@@ -61,6 +72,7 @@ public struct Rect: Hashable, Sendable {
         return (Rect(x: x, y: y, width: width, height: height - n), Rect(x: x, y: maxY - n, width: width, height: n))
     }
 
+    /// The rectangle shrunk by `dx` columns on each side and `dy` rows at top and bottom.
     public func insetBy(dx: Int, dy: Int) -> Rect {
         Rect(x: x + dx, y: y + dy, width: width - 2 * dx, height: height - 2 * dy)
     }

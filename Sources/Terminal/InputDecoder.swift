@@ -32,6 +32,7 @@ public struct InputDecoder: Sendable {
     private var sequence: [UInt8] = []
     private var pasteBytes: [UInt8] = []
 
+    /// A decoder with nothing pending.
     public init() {}
 
     /// True while a sequence, a character or a paste is half read: call `timeout()` if no more
@@ -46,6 +47,7 @@ public struct InputDecoder: Sendable {
         return false
     }
 
+    /// Decodes `bytes` as they arrive and returns the events they complete; a sequence cut between two reads is kept until the rest comes.
     public mutating func feed(_ bytes: some Sequence<UInt8>) -> [Event] {
         var events: [Event] = []
         for byte in bytes { step(byte, into: &events) }

@@ -87,6 +87,7 @@ public final class NcursesTerminal: Terminal {
 
     // MARK: output
 
+    /// Draws the cells that changed since the last frame (all of them when `full`).
     public func present(_ frame: CellBuffer, full: Bool) {
         guard !isRestored else { return }
         let previous = (full || shown?.size != frame.size) ? nil : shown
@@ -131,6 +132,7 @@ public final class NcursesTerminal: Terminal {
 
     // MARK: input
 
+    /// Waits up to `timeout` seconds (nil: for ever) for input, a signal or a wake-up, and returns it as an event.
     public func nextEvent(timeout: Double?) -> Event? {
         nextEvent(timeout: timeout, watching: [])
     }
@@ -238,6 +240,7 @@ public final class NcursesTerminal: Terminal {
 
     // MARK: leaving
 
+    /// Gives the terminal back to the shell before the process stops (Ctrl-Z).
     public func suspend() {
         guard !isRestored else { return }
         writeModes(modes.disable)
@@ -255,6 +258,7 @@ public final class NcursesTerminal: Terminal {
         wrefresh(window)
     }
 
+    /// Gives the terminal back for good: modes, main screen and cursor as they were.
     public func restore() {
         guard !isRestored else { return }
         isRestored = true

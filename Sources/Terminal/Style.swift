@@ -7,13 +7,20 @@ public enum Color: Int, Hashable, Sendable, CaseIterable {
 /// How a cell looks. Colours are optional so that a monochrome or NO_COLOR terminal still shows
 /// structure through the attributes alone (selection is always reverse video, never colour only).
 public struct Style: Hashable, Sendable {
+    /// The text colour; nil for the terminal's own.
     public var foreground: Color?
+    /// The background colour; nil for the terminal's own.
     public var background: Color?
+    /// Bold (or bright) text.
     public var bold: Bool
+    /// Faint text, for secondary information.
     public var dim: Bool
+    /// Underlined text (text fields use it).
     public var underline: Bool
+    /// Foreground and background swapped: selections and cursors.
     public var reverse: Bool
 
+    /// A style; every attribute is off unless given.
     public init(foreground: Color? = nil, background: Color? = nil,
                 bold: Bool = false, dim: Bool = false, underline: Bool = false, reverse: Bool = false) {
         self.foreground = foreground
@@ -24,6 +31,7 @@ public struct Style: Hashable, Sendable {
         self.reverse = reverse
     }
 
+    /// No colour and no attribute.
     public static let plain = Style()
     public static let bold = Style(bold: true)
     public static let dim = Style(dim: true)

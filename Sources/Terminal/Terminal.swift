@@ -5,6 +5,7 @@ public struct TerminalCapabilities: Hashable, Sendable {
     /// False in a non-UTF-8 locale: box drawing, braille and other symbols fall back to ASCII.
     public var unicode: Bool
 
+    /// Capabilities as given; `NcursesTerminal` works them out from the terminal and the locale.
     public init(colors: Bool, unicode: Bool) {
         self.colors = colors
         self.unicode = unicode

@@ -2,35 +2,28 @@ import Defaults
 import Foundation
 import PropertyList
 import Screens
+import ScreensTesting
 import Terminal
 import Testing
 @testable import BookFront
 
 /// The detail screen alone under a navigation stack, on a headless terminal.
-private final class DetailPilot {
-    let terminal: HeadlessTerminal
-    let app: Application
+private final class DetailPilot: Pilot {
     let navigation: NavigationStack
     let context: CharactersContext
 
     init(bookURL: URL, store: InMemoryPreferenceStore = InMemoryPreferenceStore(), size: Size = Size(columns: 60, rows: 16)) throws {
-        terminal = HeadlessTerminal(size: size, capabilities: .init(colors: true, unicode: true))
         let catalog = CharacterCatalog(characters: [
             BookCharacter(id: "queen", name: "Queen of Hearts", aliases: ["Queen"], description: "Shouts a lot. Plays croquet.", firstChapter: 2),
         ])
-        context = CharactersContext(catalog: .success(catalog), store: store, bookURL: bookURL, searchesInBackground: false)
-        navigation = CharacterListScreen.makeNavigation(context: context)
-        app = Application(terminal: terminal, root: navigation)
-        app.launch()
+        let context = CharactersContext(catalog: .success(catalog), store: store, bookURL: bookURL, searchesInBackground: false)
+        let navigation = CharacterListScreen.makeNavigation(context: context)
+        self.context = context
+        self.navigation = navigation
+        super.init(navigation, columns: size.columns, rows: size.rows)
     }
 
     var detail: CharacterDetailScreen? { navigation.topScreen as? CharacterDetailScreen }
-    var lines: [String] { terminal.lines }
-
-    func send(_ events: Event...) throws {
-        for event in events { terminal.enqueue(event) }
-        try app.processPendingEvents()
-    }
 }
 
 @Suite("Character detail")

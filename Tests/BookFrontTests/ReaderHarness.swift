@@ -2,12 +2,11 @@ import Defaults
 import Foundation
 @testable import BookFront
 import Screens
+import ScreensTesting
 import Terminal
 
 /// One reader in an `Application` on a headless terminal, driven a key at a time.
-final class ReaderHarness {
-    let terminal: HeadlessTerminal
-    let app: Application
+final class ReaderHarness: Pilot {
     let reader: ReaderScreen
     let store: PreferenceStore
 
@@ -20,27 +19,10 @@ final class ReaderHarness {
             guard let book = books[path] else { throw BookLoadError(path: path, reason: "no such file") }
             return book
         }, pageCountReady: {})
-        reader = ReaderScreen(environment: environment)
+        let reader = ReaderScreen(environment: environment)
         prepare(reader)
-        terminal = HeadlessTerminal(size: Size(columns: columns, rows: rows))
-        app = Application(terminal: terminal, root: reader)
-        app.minimumSize = Size(columns: 20, rows: 6)
-        app.launch()
-    }
-
-    func press(_ keys: Key...) throws {
-        for key in keys { terminal.enqueue(.key(key)) }
-        try app.processPendingEvents()
-    }
-
-    func type(_ text: String) throws {
-        for character in text { terminal.enqueue(.key(.character(character))) }
-        try app.processPendingEvents()
-    }
-
-    func send(_ event: Event) throws {
-        terminal.enqueue(event)
-        try app.processPendingEvents()
+        self.reader = reader
+        super.init(reader, columns: columns, rows: rows, minimumSize: Size(columns: 20, rows: 6))
     }
 
     /// Waits (bounded) for the background page count, then delivers the wake-up.
@@ -51,7 +33,6 @@ final class ReaderHarness {
         }
     }
 
-    var lines: [String] { terminal.lines }
     /// The page text: the rows between the title row and the progress row (the hint bar is last).
     var page: [String] { Array(lines.dropLast(2).dropFirst()).map { $0.trimmingCharacters(in: .whitespaces) } }
     var progress: String { lines[lines.count - 2] }

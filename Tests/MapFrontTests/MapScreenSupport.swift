@@ -2,6 +2,7 @@ import Defaults
 @testable import MapFront
 import PropertyList
 import Screens
+import ScreensTesting
 import Terminal
 
 /// A drawer that draws nothing but remembers what it was asked, says what a test tells it to,
@@ -54,45 +55,29 @@ final class MovingLocationSource: LocationSource {
 
 /// The map screen as the only screen of an app on an 80×24 headless terminal: the map area is
 /// then 80 columns by 20 rows (160×80 dots), with the three info lines and the hint bar below.
-final class MapHarness {
+final class MapHarness: Pilot {
     let store: InMemoryPreferenceStore
     let drawer: FakeDrawer
     let source: MovingLocationSource
     let screen: MapScreen
-    let terminal: HeadlessTerminal
-    let app: Application
 
     init(fix: LocationFix? = nil, values: [String: PropertyListValue] = [:], places: [Place] = [],
          columns: Int = 80, rows: Int = 24, unicode: Bool = true, prepare: (MapScreen) -> Void = { _ in }) {
-        store = InMemoryPreferenceStore(values: values, registration: [
+        let store = InMemoryPreferenceStore(values: values, registration: [
             "HPMapType": .integer(0), "HPFollowHeading": .integer(1), "WLUnits": .string("km"),
         ])
-        drawer = FakeDrawer()
+        let drawer = FakeDrawer()
         drawer.placeList = places
-        source = MovingLocationSource(fix)
-        screen = MapScreen(drawer: drawer, location: source, store: store)
+        let source = MovingLocationSource(fix)
+        let screen = MapScreen(drawer: drawer, location: source, store: store)
         prepare(screen)
-        terminal = HeadlessTerminal(size: Size(columns: columns, rows: rows), capabilities: .init(colors: true, unicode: unicode))
-        app = Application(terminal: terminal, root: screen)
-        app.launch()
+        self.store = store
+        self.drawer = drawer
+        self.source = source
+        self.screen = screen
+        super.init(screen, columns: columns, rows: rows, capabilities: .init(colors: true, unicode: unicode))
     }
 
-    func press(_ keys: Key...) throws {
-        for key in keys { terminal.enqueue(.key(key)) }
-        try app.processPendingEvents()
-    }
-
-    func type(_ text: String) throws {
-        for character in text { terminal.enqueue(.key(.character(character))) }
-        try app.processPendingEvents()
-    }
-
-    func send(_ events: Event...) throws {
-        for event in events { terminal.enqueue(event) }
-        try app.processPendingEvents()
-    }
-
-    var lines: [String] { terminal.lines }
     var viewport: MapViewport { screen.state.viewport }
     /// The three lines under the map: panel, position, modes.
     var panel: String { lines[20] }

@@ -2,6 +2,7 @@ import Defaults
 @testable import MapFront
 import PropertyList
 import Screens
+import ScreensTesting
 import Terminal
 import Testing
 
@@ -21,14 +22,11 @@ struct MapScreenWiringTests {
     @Test func whenTheCommandLineDecidesTheMapSaysSo() throws {
         let store = CommandLineStore()
         let screen = MapScreen(drawer: FakeDrawer(), location: MovingLocationSource(), store: store)
-        let terminal = HeadlessTerminal(size: Size(columns: 100, rows: 24))
-        let app = Application(terminal: terminal, root: screen)
-        app.launch()
-        #expect(terminal.lines[22].hasPrefix(" Hybrid"))
-        terminal.enqueue(.key(.character("m")))
-        try app.processPendingEvents()
+        let pilot = Pilot(screen, columns: 100, rows: 24)
+        #expect(pilot.lines[22].hasPrefix(" Hybrid"))
+        try pilot.press("m")
         #expect(store.inner.values["HPMapType"] == .integer(0), "written at once all the same")
-        #expect(terminal.lines[22] == " Saved, but -HPMapType on the command line decides for this run.")
+        pilot.expectRow(22, equals: " Saved, but -HPMapType on the command line decides for this run.")
         #expect(screen.preferences.mapType == .hybrid)
     }
 

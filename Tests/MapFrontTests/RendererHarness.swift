@@ -1,4 +1,5 @@
 import Screens
+import ScreensTesting
 import Terminal
 @testable import MapFront
 
@@ -20,17 +21,13 @@ final class RendererHarnessScreen: Screen {
     override func draw(in canvas: Canvas) { status = renderer.draw(viewport, type: type, in: canvas) }
 }
 
-final class RendererHarness {
-    let terminal: HeadlessTerminal
-    let app: Application
+final class RendererHarness: Pilot {
     let screen: RendererHarnessScreen
 
     init(renderer: MapDrawing, viewport: MapViewport, type: MapType, columns: Int = 40, rows: Int = 12, colors: Bool = false) {
-        terminal = HeadlessTerminal(size: Size(columns: columns, rows: rows), capabilities: .init(colors: colors, unicode: true))
         screen = RendererHarnessScreen(renderer: renderer, viewport: viewport, type: type)
-        app = Application(terminal: terminal, root: screen)
-        app.minimumSize = Size(columns: 1, rows: 2)
-        app.launch()
+        super.init(screen, columns: columns, rows: rows, capabilities: .init(colors: colors, unicode: true),
+                   minimumSize: Size(columns: 1, rows: 2))
     }
 
     func render(_ viewport: MapViewport? = nil, type: MapType? = nil) {

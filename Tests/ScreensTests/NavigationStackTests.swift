@@ -1,5 +1,6 @@
 import Testing
 import Screens
+import ScreensTesting
 import Terminal
 
 @Suite("NavigationStack")

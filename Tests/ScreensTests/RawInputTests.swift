@@ -1,5 +1,6 @@
 import Testing
 @testable import Screens
+import ScreensTesting
 import Terminal
 
 /// Bytes as terminals send them, through the headless terminal's decoder into real screens.

@@ -2,6 +2,7 @@ import Foundation
 import KeyedArchive
 import Restoration
 @testable import Screens
+import ScreensTesting
 import Terminal
 import Testing
 

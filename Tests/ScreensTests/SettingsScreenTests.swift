@@ -4,6 +4,7 @@ import Defaults
 import PropertyList
 import Restoration
 import Screens
+import ScreensTesting
 import Terminal
 
 /// A bridge-control bundle with one of every specifier, and a child pane.

@@ -1,5 +1,6 @@
 import Testing
 @testable import Screens
+import ScreensTesting
 import Terminal
 
 @Suite("TextEditorState")

@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 import Screens
+import ScreensTesting
 import Terminal
 
 /// A screen whose news comes from another thread, as a GPS reader or a page counter does.

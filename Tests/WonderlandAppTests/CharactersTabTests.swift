@@ -4,26 +4,25 @@ import Foundation
 import PropertyList
 import Restoration
 import Screens
+import ScreensTesting
 import Terminal
 import Testing
 @testable import WonderlandApp
 
 /// The app's real tree on a headless terminal, with an in-memory store and a data folder of
 /// the test's own (no book in it unless a test puts one there).
-private final class CharactersLaunch: DrivesApplication {
-    let terminal: HeadlessTerminal
-    let app: Application
+private final class CharactersLaunch: Pilot {
     let root: TabScreen
     let services: AppServices
 
     /// `restoring` is an archive to restore before the first frame, as a relaunch does.
     init(store: InMemoryPreferenceStore, dataFolder: URL, restoring archive: Data? = nil, columns: Int = 80, rows: Int = 24) throws {
-        services = AppServices(store: store, bundle: .embedded, launch: LaunchOptions(dataFolder: dataFolder))
-        terminal = HeadlessTerminal(size: Size(columns: columns, rows: rows), capabilities: .init(colors: true, unicode: true))
-        root = RootScreen.make(services: services)
+        let services = AppServices(store: store, bundle: .embedded, launch: LaunchOptions(dataFolder: dataFolder))
+        let root = RootScreen.make(services: services)
         if let archive { _ = try RootScreen.restorationEngine(services: services).restore(from: archive, root: root) }
-        app = Application(terminal: terminal, root: root)
-        app.launch()
+        self.services = services
+        self.root = root
+        super.init(root, columns: columns, rows: rows)
     }
 
     var characters: NavigationStack { root.tabs[1] as! NavigationStack }
@@ -173,19 +172,15 @@ struct CharactersBrokenListTests {
         try Data("<?xml version=\"1.0\"?>\n<plist version=\"1.0\">\n<array>\n<dict><key>id</key>\n</array></plist>".utf8).write(to: file)
         let launch = LaunchOptions(dataFolder: resources, environment: ["WONDERLAND_RESOURCES": resources.path])
         let services = AppServices(store: InMemoryPreferenceStore(), bundle: .embedded, launch: launch)
-        let terminal = HeadlessTerminal(size: Size(columns: 120, rows: 12), capabilities: .init(colors: true, unicode: true))
-        let app = Application(terminal: terminal, root: RootScreen.make(services: services))
-        app.launch()
-        terminal.enqueue(.key(.character("2")))
-        try app.processPendingEvents()
-        let shown = terminal.lines[2...10].map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
-        #expect(terminal.lines[2] == "  The character list could not be read:", "\(terminal.lines)")
+        let pilot = Pilot(RootScreen.make(services: services), columns: 120, rows: 12)
+        try pilot.press("2")
+        let shown = pilot.lines[2...10].map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        pilot.expectRow(2, equals: "  The character list could not be read:")
         #expect(shown.contains(file.path.split(separator: "/").last!), "names the file: \(shown)")
         #expect(shown.contains("not a readable property list"), "\(shown)")
         #expect(shown.contains("line"), "says where: \(shown)")
         // Enter on an empty list opens nothing.
-        terminal.enqueue(.key(.enter))
-        try app.processPendingEvents()
-        #expect(terminal.lines[1] == " Characters")
+        try pilot.press("enter")
+        pilot.expectRow(1, equals: " Characters")
     }
 }

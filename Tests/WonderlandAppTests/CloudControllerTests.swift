@@ -4,6 +4,7 @@ import Defaults
 import Foundation
 import PropertyList
 import Screens
+import ScreensTesting
 import Terminal
 import Testing
 @testable import WonderlandApp
@@ -11,30 +12,31 @@ import Testing
 /// One instance of the app on a headless terminal, its synced store on a shared in-memory
 /// cloud. No worker thread: `sync()` does its pass, then an idle tick delivers the news as the
 /// run loop would.
-private final class Instance: DrivesApplication {
+private final class Instance: Pilot {
     let store: InMemoryPreferenceStore
     let services: AppServices
-    let terminal = HeadlessTerminal(size: Size(columns: 100, rows: 30), capabilities: .init(colors: true, unicode: true))
-    let app: Application
     let controller: CloudController
     private(set) var backends: [InMemoryBackend] = []
 
     init(cloud: InMemoryCloud, values: [String: PropertyListValue], bookPath: String? = nil, replicas: LocalReplicaFolder? = nil) {
-        store = InMemoryPreferenceStore(values: values)
+        let store = InMemoryPreferenceStore(values: values)
         let launch = LaunchOptions(location: "48.8566,2.3522", bookPath: bookPath, dataFolder: LaunchOptions.emptyDataFolder)
-        services = AppServices(store: store, bundle: .embedded, launch: launch)
-        app = Application(terminal: terminal, root: RootScreen.make(services: services))
+        let services = AppServices(store: store, bundle: .embedded, launch: launch)
+        // Made before the controller, as the runner does.
+        let root = RootScreen.make(services: services)
         let made = Box()
-        self.made = made
         var factory = CloudStoreFactory(replicas: replicas) { _, _ in
             let backend = cloud.backend()
             made.backends.append(backend)
             return backend
         }
         factory.startsWorker = false
-        controller = CloudController(services: services, factory: factory, onNews: {})
-        app.addLifecycleObserver(controller)
-        app.launch()
+        let controller = CloudController(services: services, factory: factory, onNews: {})
+        self.store = store
+        self.services = services
+        self.made = made
+        self.controller = controller
+        super.init(root, columns: 100, rows: 30, observers: [controller])
     }
 
     private let made: Box
@@ -43,8 +45,7 @@ private final class Instance: DrivesApplication {
 
     func sync() throws {
         controller.mirror.store?.synchronize()
-        app.becomeIdle()
-        try app.processPendingEvents()
+        try becomeIdle()
     }
 
     var tabBar: String { terminal.lines[0] }

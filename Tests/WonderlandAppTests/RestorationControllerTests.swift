@@ -1,36 +1,25 @@
 import Foundation
 import Restoration
 import Screens
+import ScreensTesting
 import Terminal
 import Testing
 @testable import WonderlandApp
 
 /// One launch of the real screen tree with restoration, on a headless terminal, against a
 /// private state folder: what `wonderland` does, minus the tty.
-final class Launch: DrivesApplication {
-    let terminal: HeadlessTerminal
-    let app: Application
+final class Launch: Pilot {
     let root: TabScreen
     let controller: RestorationController
 
     init(files: RestorationFiles, fresh: Bool = false, columns: Int = 80, rows: Int = 24, savesState: Bool = true) {
-        terminal = HeadlessTerminal(size: Size(columns: columns, rows: rows), capabilities: .init(colors: true, unicode: true))
-        root = RootScreen.make()
-        app = Application(terminal: terminal, root: root)
+        let root = RootScreen.make()
         var configuration = RestorationController.Configuration(files: files, fresh: fresh, appVersion: "test")
         configuration.savesState = savesState
-        controller = RestorationController(configuration: configuration, engine: RootScreen.restorationEngine())
-        app.addLifecycleObserver(controller)
-        app.launch()
-    }
-
-    /// What the run loop does right after the first frame: draw what was asked for since.
-    func settle() throws { try app.processPendingEvents() }
-
-
-    func quit() throws {
-        terminal.enqueue(.terminate(.quit))
-        try app.processPendingEvents()
+        let controller = RestorationController(configuration: configuration, engine: RootScreen.restorationEngine())
+        self.root = root
+        self.controller = controller
+        super.init(root, columns: columns, rows: rows, observers: [controller])
     }
 }
 

@@ -4,6 +4,7 @@ import Defaults
 import Foundation
 import PropertyList
 import Screens
+import ScreensTesting
 import Terminal
 import Testing
 @testable import WonderlandApp
@@ -12,13 +13,11 @@ import Testing
 /// are in-memory clouds here (the server's real backend has its own tests and journeys): what
 /// is checked is which one the app picks, with which address and password, and that a change
 /// of setting switches it live. No worker thread: `sync()` does a pass, then an idle tick.
-private final class ServerInstance: DrivesApplication {
+private final class ServerInstance: Pilot {
     let store: PreferenceStore
     let services: AppServices
-    let terminal = HeadlessTerminal(size: Size(columns: 140, rows: 30), capabilities: .init(colors: true, unicode: true))
-    let app: Application
     let controller: CloudController
-    let made = Made()
+    let made: Made
 
     final class Made: @unchecked Sendable {
         var folders: [URL] = []
@@ -35,9 +34,10 @@ private final class ServerInstance: DrivesApplication {
         var environment = environment
         if environment["PGPASSFILE"] == nil { environment["PGPASSFILE"] = "/nonexistent/wonderland-test/pgpass" }
         let launch = LaunchOptions(location: "48.8566,2.3522", dataFolder: LaunchOptions.emptyDataFolder, environment: environment)
-        services = AppServices(store: store, bundle: .embedded, launch: launch)
-        app = Application(terminal: terminal, root: RootScreen.make(services: services))
-        let made = made
+        let services = AppServices(store: store, bundle: .embedded, launch: launch)
+        // Made before the controller, as the runner does.
+        let root = RootScreen.make(services: services)
+        let made = Made()
         var factory = CloudStoreFactory(replicas: nil, makeBackend: { folder, _ in
             made.folders.append(folder)
             return folderCloud.backend()
@@ -48,15 +48,16 @@ private final class ServerInstance: DrivesApplication {
             return backend
         })
         factory.startsWorker = false
-        controller = CloudController(services: services, factory: factory, onNews: {})
-        app.addLifecycleObserver(controller)
-        app.launch()
+        let controller = CloudController(services: services, factory: factory, onNews: {})
+        self.services = services
+        self.made = made
+        self.controller = controller
+        super.init(root, columns: 140, rows: 30, observers: [controller])
     }
 
     func sync() throws {
         controller.mirror.store?.synchronize()
-        app.becomeIdle()
-        try app.processPendingEvents()
+        try becomeIdle()
     }
 
     var tabBar: String { terminal.lines[0] }
@@ -318,20 +319,17 @@ struct ServerSyncTests {
 
     @Test func theSettingsScreenThroughTheGuardShowsTheRefusal() throws {
         let store = InMemoryPreferenceStore()
-        let terminal = HeadlessTerminal(size: Size(columns: 100, rows: 30), capabilities: .init(colors: true, unicode: true))
         let guarded = CloudServerSettingGuard(store: store)
         let root = SettingsScreen.makeRoot(bundle: .embedded, store: guarded)
         guarded.onRefusal = { [weak root] message in root?.present(Alert(title: "Sync Server", message: message)) }
-        let app = Application(terminal: terminal, root: root)
-        app.launch()
+        let pilot = Pilot(root, columns: 100, rows: 30)
         let screen = try #require(root.topScreen as? SettingsScreen)
         #expect(screen.select(rowID: "WLSyncServer"))
-        for event in [Event.key(.enter)] + "postgres://alice:hunter2@db/wl".map({ Event.key(.character($0)) }) + [.key(.enter)] {
-            terminal.enqueue(event)
-        }
-        try app.processPendingEvents()
-        #expect(app.modals.count == 1)
-        #expect(terminal.lines.joined(separator: " ").contains("not saved"))
+        try pilot.press("enter")
+        try pilot.type("postgres://alice:hunter2@db/wl")
+        try pilot.press("enter")
+        #expect(pilot.app.modals.count == 1)
+        #expect(pilot.lines.joined(separator: " ").contains("not saved"))
         #expect(store.object(forKey: "WLSyncServer") == .string(""))
     }
 

@@ -5,19 +5,17 @@ import BookFront
 import Defaults
 import Restoration
 import Screens
+import ScreensTesting
 import Terminal
 
 /// The real screen tree on a headless terminal, driven one step at a time.
-private final class AppPilot: DrivesApplication {
-    let terminal: HeadlessTerminal
-    let app: Application
+private final class AppPilot: Pilot {
     let root: TabScreen
 
     init(columns: Int = 80, rows: Int = 24, capabilities: TerminalCapabilities = .init(colors: true, unicode: true)) {
-        terminal = HeadlessTerminal(size: Size(columns: columns, rows: rows), capabilities: capabilities)
-        root = RootScreen.make()
-        app = Application(terminal: terminal, root: root)
-        app.launch()
+        let root = RootScreen.make()
+        self.root = root
+        super.init(root, columns: columns, rows: rows, capabilities: capabilities)
     }
 
 
