@@ -1,5 +1,6 @@
 import Testing
 @testable import Screens
+import ScreensTesting
 import Terminal
 
 /// A screen saying something too long for its one line, as a reader's error or a map notice does.

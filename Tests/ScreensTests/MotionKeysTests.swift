@@ -3,6 +3,7 @@ import Foundation
 import PropertyList
 import Testing
 @testable import Screens
+import ScreensTesting
 import Terminal
 
 /// The same motion keys in every list, pager and overlay, from the bytes terminals send.

@@ -3,6 +3,7 @@ import Testing
 import Defaults
 import PropertyList
 import Screens
+import ScreensTesting
 import Terminal
 
 /// Two formatted fields and a free one on the root pane, one formatted field on a child pane.

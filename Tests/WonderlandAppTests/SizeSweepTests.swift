@@ -1,4 +1,5 @@
 import Screens
+import ScreensTesting
 import Terminal
 import Testing
 import WonderlandApp
