@@ -13,6 +13,9 @@ import bench_summary  # noqa: E402
 import book_first_frame as frame  # noqa: E402
 
 bin_dir, runs = sys.argv[1], int(sys.argv[2])
+# The script builds release; a run on another build says so wherever its figures go.
+build_kind = "release build, static Swift runtime" if "release" in os.path.realpath(bin_dir) else \
+    f"NOT a release build ({os.path.realpath(bin_dir)}): figures indicative only"
 app = os.path.join(bin_dir, "wonderland")
 loader = os.path.join(bin_dir, "bench-book-load")
 out = "bench-out"
@@ -124,7 +127,7 @@ book_share100 = med["ours 100 MB"] - med["ours 64 KB"]
 
 bench_sections.replace_section("Book: first frame at a saved offset", f"""## Book: first frame at a saved offset
 
-Command: `scripts/bench-book-first-frame {runs}` (release build, static Swift runtime;
+Command: `scripts/bench-book-first-frame {runs}` ({build_kind};
 `scripts/lib/book_first_frame_bench.py`). Books generated into `bench-out/` (not in git): 10 MB
 ({books['10 MB']['size']:,} bytes) and 100 MB ({books['100 MB']['size']:,} bytes) of made-up prose,
 paragraphs hard-wrapped at 66 columns, each starting with its own tag, a chapter heading every 200
@@ -160,7 +163,7 @@ from the 64 KB book's, and their resident memory {mem['ours 10 MB'] - mem['ours 
 index, opening a book maps the file, reads the index and eight sampled 4 KB blocks, and lays out
 the page at the offset; no pass over the text comes before the frame. The rest of the time and
 memory is the app's start-up (Swift runtime, Foundation, the tabs), the same for any book.
-{bench_sections.measured()}; release build.
+{bench_sections.measured()}; {build_kind}.
 """)
 
 bench_summary.add("book: first frame at a saved offset, 10 MB, whole process (median)", ms(med["ours 10 MB"]),
