@@ -146,8 +146,9 @@ launch ("ours"), and with the index folder removed before each run ("no index": 
 of a book, or after it changed). The 64 KB row is the app with a book that costs nothing, the
 floor the app's own start-up sets on this tab. All cases interleaved in a shuffled order per round,
 {runs} rounds after a warm-up (the files are in the page cache for every case); medians. "Settled"
-is the resident memory 4 s after the first frame (warm-up run), when the work after the frame (the
-page count, the index written) is done.
+is the resident memory 4 s after the first frame of the warm-up run — the book's first opening,
+so the work after the frame (reading the book for its index, the page count, the index written)
+has been done by then.
 
 | case | first frame (median) | ÷ `less -n` | resident at the frame | ÷ `less -n` | settled |
 | --- | ---: | ---: | ---: | ---: | ---: |
