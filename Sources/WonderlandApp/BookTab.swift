@@ -10,7 +10,8 @@ import Terminal
 enum BookTab {
     static func make(services: AppServices) -> Screen {
         ReaderScreen(environment: ReaderEnvironment(store: services.store, dataFolder: services.launch.dataFolder,
-                                                    bookPath: services.launch.bookPath, homeFolder: services.launch.environment["HOME"]))
+                                                    bookPath: services.launch.bookPath, homeFolder: services.launch.environment["HOME"],
+                                                    indexes: BookIndexStore.standard(environment: services.launch.environment)))
     }
 }
 

@@ -11,14 +11,16 @@ final class ReaderHarness: Pilot {
     let store: PreferenceStore
 
     /// `books` are what the loader finds by path; any other path fails as a missing file would.
+    /// `load`, when given, opens books instead of `books`; `wake` is what the reader's wake-ups do.
     init(books: [String: BookDocument] = [:], bookPath: String? = nil, store: PreferenceStore = InMemoryPreferenceStore(),
          columns: Int = 60, rows: Int = 16, dataFolder: URL = URL(fileURLWithPath: "/nonexistent-wl-data"),
-         prepare: (ReaderScreen) -> Void = { _ in }) {
+         prepare: (ReaderScreen) -> Void = { _ in },
+         load: ((String) throws -> BookDocument)? = nil, wake: @escaping @Sendable () -> Void = {}) {
         self.store = store
-        let environment = ReaderEnvironment(store: store, dataFolder: dataFolder, bookPath: bookPath, load: { path in
+        let environment = ReaderEnvironment(store: store, dataFolder: dataFolder, bookPath: bookPath, load: load ?? { path in
             guard let book = books[path] else { throw BookLoadError(path: path, reason: "no such file") }
             return book
-        }, pageCountReady: {})
+        }, wake: wake)
         let reader = ReaderScreen(environment: environment)
         prepare(reader)
         self.reader = reader

@@ -51,9 +51,11 @@ public final class BookDocument: Sendable {
     public let emphasis: [TextEmphasis]
     /// Said once when the book opens: "invalid UTF-8 was replaced (3 places)".
     public let notes: [String]
+    /// The book file's index (plain text opened from a file); nil for other books.
+    public let index: BookIndexEntry?
 
     public init(id: String, title: String, path: String?, format: Format, text: BookText,
-                chapters: [BookChapter], emphasis: [TextEmphasis] = [], notes: [String] = []) {
+                chapters: [BookChapter], emphasis: [TextEmphasis] = [], notes: [String] = [], index: BookIndexEntry? = nil) {
         self.id = id
         self.title = title
         self.path = path
@@ -62,6 +64,7 @@ public final class BookDocument: Sendable {
         self.chapters = chapters
         self.emphasis = emphasis
         self.notes = notes
+        self.index = index
     }
 
     /// The chapter holding `offset`: the last one starting at or before it.

@@ -11,6 +11,17 @@ public struct LineCount: Sendable {
 
     /// Lines before the block holding `offset`'s line, plus that line's index: its line number.
     public func lineNumber(of offset: Int, in layout: TextLayout) -> Int {
+        lineNumber(of: offset, in: layout, checked: false) ?? 0
+    }
+
+    /// `lineNumber(of:in:)`, or nil when the count does not fit the text: the checkpoint it
+    /// starts from is no block start, or the line is past the last (a count read from a
+    /// damaged index).
+    public func checkedLineNumber(of offset: Int, in layout: TextLayout) -> Int? {
+        lineNumber(of: offset, in: layout, checked: true)
+    }
+
+    private func lineNumber(of offset: Int, in layout: TextLayout, checked: Bool) -> Int? {
         guard let target = layout.position(of: offset) else { return 0 }
         var low = 0, high = checkpoints.count - 1
         while low < high {
@@ -18,11 +29,13 @@ public struct LineCount: Sendable {
             if checkpoints[middle].blockStart <= target.blockStart { low = middle } else { high = middle - 1 }
         }
         var (start, lines) = checkpoints.isEmpty ? (0, 0) : checkpoints[low]
+        if checked, start >= layout.text.count || layout.blockStart(containing: start) != start { return nil }
         while start < target.blockStart {
             let block = layout.block(startingAt: start)
             lines += block.lines.count
             start = block.end
         }
+        if checked, start != target.blockStart || lines + target.index >= max(1, totalLines) { return nil }
         return lines + target.index
     }
 

@@ -97,6 +97,6 @@ extension BookLoader {
     static func noting(_ encoding: BookEncoding, in document: BookDocument) -> BookDocument {
         guard let note = encoding.note else { return document }
         return BookDocument(id: document.id, title: document.title, path: document.path, format: document.format, text: document.text,
-                            chapters: document.chapters, emphasis: document.emphasis, notes: [note] + document.notes)
+                            chapters: document.chapters, emphasis: document.emphasis, notes: [note] + document.notes, index: document.index)
     }
 }

@@ -7,12 +7,14 @@ import Darwin
 #endif
 
 /// A book file's bytes: small files are read into memory (a file truncated while it is open
-/// cannot hurt them), big ones are mapped so a 1 GB text costs only the pages being looked at.
+/// cannot hurt them), big ones are mapped so a 10 MB or 1 GB text costs only the pages being
+/// looked at.
 /// Opening goes through `BoundedFile`: a FIFO, a device or a folder is refused without
 /// blocking, and a file over the kind's `FileLimit` unread.
 enum BookFile {
-    /// Above this size the file is mapped instead of read.
-    static let mapThreshold = 32 << 20
+    /// Above this size the file is mapped instead of read: reading a 10 MB book would make all
+    /// of it resident to show one page.
+    static let mapThreshold = 1 << 20
 
     /// The limit for a book at `path`, by its extension; an EPUB found by its contents is
     /// checked again against `FileLimit.epubBook` before it is opened as one.
@@ -34,12 +36,28 @@ enum BookFile {
         }
     }
 
+    /// `open(path:limit:)`, and the file's identity as it was opened (nil when it changed size
+    /// meanwhile), to look its index up with.
+    static func openWithIdentity(path: String, limit: FileLimit) throws -> (text: BookText, identity: FileIdentity?) {
+        try withRegularFile(path, limit: limit) { descriptor, size in
+            let text = size > mapThreshold ? try map(descriptor: descriptor, size: size, path: path)
+                                            : BookText(bytes: try read(descriptor: descriptor, size: size, path: path))
+            return (text, text.withBytes { FileIdentity.of(descriptor: descriptor, bytes: $0) })
+        }
+    }
+
     /// The first `count` bytes of `path` (a regular, non-empty file within `limit`), to tell
     /// what it is before reading it all: an EPUB is never read whole.
     static func head(path: String, count: Int, limit: FileLimit) throws -> Data {
         try withRegularFile(path, limit: limit) { descriptor, size in
             try read(descriptor: descriptor, size: min(size, count), path: path)
         }
+    }
+
+    /// The identity of `path` (a regular, non-empty file within `limit`) from its status and
+    /// sampled blocks, for a book whose reader opens the file itself; nil when it cannot be read.
+    static func identity(path: String, limit: FileLimit) throws -> FileIdentity? {
+        try withRegularFile(path, limit: limit) { descriptor, _ in FileIdentity.of(descriptor: descriptor) }
     }
 
     /// Checks that `path` is a regular, non-empty file within `limit`, for readers that open

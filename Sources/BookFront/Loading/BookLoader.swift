@@ -18,7 +18,8 @@ public struct BookLoadError: Error, CustomStringConvertible, Sendable {
 public enum BookLoader {
     /// Each kind has its `FileLimit` (Markdown's is lowest: it is rebuilt in memory without its
     /// markers); a file over it is refused before anything is read.
-    public static func load(path: String) throws -> BookDocument {
+    /// With `indexes`, a UTF-8 plain-text book is opened through its index (`IndexedTextLoader`).
+    public static func load(path: String, indexes: BookIndexStore? = nil) throws -> BookDocument {
         let extensionName = (path as NSString).pathExtension.lowercased()
         let limit = BookFile.limit(forPath: path)
         let head = try BookFile.head(path: path, count: TextSniff.sampleSize, limit: limit)
@@ -26,21 +27,31 @@ public enum BookLoader {
 
         if extensionName == "epub" || (sniff == .zip && EPUBLoader.isEPUB(head: head)) {
             guard sniff == .zip else { throw BookLoadError(path: path, reason: "is not a valid EPUB (it is not a zip archive)") }
-            return try EPUBLoader.load(path: path)
+            return try EPUBLoader.load(path: path, indexes: indexes)
         }
         switch sniff {
         case .zip: throw BookLoadError(path: path, reason: "is a zip archive, not a book")
         case .binary: throw BookLoadError(path: path, reason: "looks like a binary file, not a book")
         case .text, .utf16: break
         }
-        let (text, encoding) = try utf8Text(path: path, isUTF16: sniff == .utf16, limit: limit)
-        if text.count <= TextSniff.sampleSize, text.withBytes({ $0.allSatisfy(LineScanner.isBlank) }) {
-            throw BookLoadError(path: path, reason: "is empty (only blank lines)")
+        let isMarkdown = extensionName == "md" || extensionName == "markdown"
+        if let indexes, sniff == .text, !isMarkdown, !head.starts(with: [0xEF, 0xBB, 0xBF]),
+           let document = try IndexedTextLoader.load(path: path, limit: limit, store: indexes) {
+            try refuseBlank(document.text, path: path)
+            return document
         }
-        if extensionName == "md" || extensionName == "markdown" {
+        let (text, encoding) = try utf8Text(path: path, isUTF16: sniff == .utf16, limit: limit)
+        try refuseBlank(text, path: path)
+        if isMarkdown {
             return noting(encoding, in: MarkdownLoader.load(path: path, source: text))
         }
         return noting(encoding, in: try PlainTextLoader.load(path: path, text: text))
+    }
+
+    private static func refuseBlank(_ text: BookText, path: String) throws {
+        if text.count <= TextSniff.sampleSize, text.withBytes({ $0.allSatisfy(LineScanner.isBlank) }) {
+            throw BookLoadError(path: path, reason: "is empty (only blank lines)")
+        }
     }
 
     static func fileTitle(_ path: String) -> String {

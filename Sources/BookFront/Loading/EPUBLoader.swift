@@ -9,7 +9,28 @@ enum EPUBLoader {
         XMLSafety.find(head.prefix(128), "mimetypeapplication/epub+zip") != nil
     }
 
-    static func load(path: String) throws -> BookDocument {
+    /// With `indexes`, a book opened before is taken from its index (text, chapters, emphasis,
+    /// notes, as they were made) without opening the archive; otherwise it is decoded and its
+    /// index made, to be written after the first frame.
+    static func load(path: String, indexes: BookIndexStore?) throws -> BookDocument {
+        guard let indexes, let identity = try BookFile.identity(path: path, limit: .epubBook) else { return try decode(path: path) }
+        if let index = indexes.read(for: identity), let decoded = index.decoded {
+            return BookDocument(id: index.bookID, title: index.detectedTitle ?? BookLoader.fileTitle(path), path: path, format: .epub,
+                                text: BookText(bytes: decoded.text), chapters: index.chapters, emphasis: decoded.emphasis,
+                                notes: decoded.notes, index: BookIndexEntry(index, store: indexes, unsaved: false))
+        }
+        let document = try decode(path: path)
+        let decoded = BookIndex.DecodedText(text: document.text.bytes, emphasis: document.emphasis, notes: document.notes)
+        let index = BookIndex(identity: identity, bookID: document.id,
+                              detectedTitle: document.title == BookLoader.fileTitle(path) ? nil : document.title,
+                              invalidSequences: 0, chapters: document.chapters, decoded: decoded)
+        return BookDocument(id: document.id, title: document.title, path: path, format: .epub, text: document.text,
+                            chapters: document.chapters, emphasis: document.emphasis, notes: document.notes,
+                            index: BookIndexEntry(index, store: indexes, unsaved: true))
+    }
+
+    /// Unzips the spine's documents and turns them into text, every one of them.
+    static func decode(path: String) throws -> BookDocument {
         let archive = try EPUBArchive(path: path)
         try EPUBProtection.check(archive)
         let package = try EPUBPackage.read(from: archive)

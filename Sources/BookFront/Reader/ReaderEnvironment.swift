@@ -13,18 +13,22 @@ public struct ReaderEnvironment {
     /// $HOME: what `~` means in a path typed or given on the command line.
     public var homeFolder: String?
     public var load: (String) throws -> BookDocument
-    /// Called on a worker thread when a page count is ready (the app posts a wake-up).
-    public var pageCountReady: @Sendable () -> Void
+    /// Wakes the app's loop (posts a wake-up), which then calls the reader's `handleWake`: from
+    /// a worker thread when a page count is ready, and from the main thread once a frame is
+    /// drawn that left work for after it.
+    public var wake: @Sendable () -> Void
 
+    /// `indexes`: where the default loader keeps book indexes (`BookIndexStore.standard`); nil
+    /// keeps none. Ignored when `load` is given.
     public init(store: PreferenceStore, dataFolder: URL, bookPath: String? = nil, homeFolder: String? = nil,
-                load: @escaping (String) throws -> BookDocument = { try BookLoader.load(path: $0) },
-                pageCountReady: @escaping @Sendable () -> Void = { Wakeup.post() }) {
+                indexes: BookIndexStore? = nil, load: ((String) throws -> BookDocument)? = nil,
+                wake: @escaping @Sendable () -> Void = { Wakeup.post() }) {
         self.store = store
         self.dataFolder = dataFolder
         self.bookPath = bookPath
         self.homeFolder = homeFolder
-        self.load = load
-        self.pageCountReady = pageCountReady
+        self.load = load ?? { try BookLoader.load(path: $0, indexes: indexes) }
+        self.wake = wake
     }
 
     // MARK: settings (Resources/Settings.bundle)

@@ -29,6 +29,7 @@ extension ReaderScreen {
                      matches: matches, emphasis: emphasis, base: base, justifyTo: justifies && !isHeading ? textWidth : nil)
         }
         drawProgress(in: canvas)
+        requestWorkAfterFrame()
     }
 
     private func drawLine(_ line: LaidOutLine, text: BookText, in canvas: Canvas, x: Int, y: Int, heading: Bool,

@@ -23,6 +23,12 @@ public final class ReaderScreen: Screen {
 
     var layout: TextLayout?
     var lineCount: LineCount?
+    /// The page count at this width is neither in the book's index nor made yet: it is made
+    /// after the frame, on its own thread.
+    var pageCountPending = false
+    /// A frame left work for after it (a page count to start, an index to write) and asked
+    /// for a wake-up to do it.
+    var workAfterFrameRequested = false
     /// The top line's number for the last anchor asked about (a draw asks several times).
     var lineNumberCache: (anchor: Int, width: Int, totalLines: Int, line: Int)?
     /// Counts pages in the background; `cancel()` stops a count nobody will read.
@@ -49,7 +55,7 @@ public final class ReaderScreen: Screen {
     public init(environment: ReaderEnvironment) {
         self.environment = environment
         storage = ReaderStorage(store: environment.store)
-        counter = BackgroundLineCounter(notify: environment.pageCountReady)
+        counter = BackgroundLineCounter(notify: environment.wake)
         super.init(title: "Book", restorationIdentifier: Self.identifier)
         observation = environment.store.addChangeObserver { [weak self] changed in
             guard let self else { return }
@@ -142,6 +148,8 @@ public final class ReaderScreen: Screen {
         document = book
         layout = nil
         lineCount = nil
+        pageCountPending = false
+        counter.cancel()
         currentMatch = nil
     }
 
@@ -224,17 +232,50 @@ public final class ReaderScreen: Screen {
 
     // MARK: layout
 
-    /// The layout at the current width, made on demand; a new width starts a new page count.
+    /// The layout at the current width, made on demand. The page count at a new width comes
+    /// from the book's index, else it is made after the frame.
     func currentLayout() -> TextLayout? {
         guard let document else { return nil }
         if let layout, layout.width == textWidth { return layout }
         let fresh = TextLayout(text: document.text, width: textWidth)
         layout = fresh
         if lineCount?.width != textWidth {
-            lineCount = nil
-            counter.start(document: document, width: textWidth)
+            lineCount = document.index?.lineCount(width: textWidth)
+            lineNumberCache = nil
+            pageCountPending = lineCount == nil
+            counter.cancel()
         }
         return fresh
+    }
+
+    /// Asks for a wake-up once a frame is drawn that left work for after it, so the first frame
+    /// of a book waits for nothing but its own page: no timer, the wake-up is the loop's next
+    /// event after the frame.
+    func requestWorkAfterFrame() {
+        guard !workAfterFrameRequested, pageCountPending || document?.index?.hasUnsavedChanges == true else { return }
+        workAfterFrameRequested = true
+        environment.wake()
+    }
+
+    private func startWorkAfterFrame() {
+        guard workAfterFrameRequested else { return }
+        workAfterFrameRequested = false
+        guard let document else { return }
+        if pageCountPending {
+            pageCountPending = false
+            counter.start(document: document, width: textWidth)
+        }
+        // A cache: a failed write costs only a slower opening next time.
+        try? document.index?.save()
+    }
+
+    /// A page count from the index that does not fit the text (its checkpoint is no block
+    /// start): forgotten, and made again after the frame.
+    private func dropPageCount() {
+        lineCount = nil
+        lineNumberCache = nil
+        document?.index?.forgetLineCount(width: textWidth)
+        pageCountPending = true
     }
 
     /// Updates the geometry from the region the reader draws in.
@@ -254,8 +295,12 @@ public final class ReaderScreen: Screen {
     public var topLineOffset: Int? { pageLines().first?.line.start }
 
     public override func handleWake() -> Bool {
-        guard let result = counter.takeResult(), result.bookID == document?.id, result.count.width == textWidth else { return false }
+        startWorkAfterFrame()
+        guard let result = counter.takeResult(), let document, result.bookID == document.id, result.count.width == textWidth else { return false }
         lineCount = result.count
+        lineNumberCache = nil
+        document.index?.remember(result.count)
+        try? document.index?.save()
         return true
     }
 
@@ -269,7 +314,11 @@ public final class ReaderScreen: Screen {
         if let cached = lineNumberCache, cached.anchor == anchor, cached.width == textWidth, cached.totalLines == lineCount.totalLines {
             line = cached.line
         } else {
-            line = lineCount.lineNumber(of: anchor, in: layout)
+            guard let checked = lineCount.checkedLineNumber(of: anchor, in: layout) else {
+                dropPageCount()
+                return nil
+            }
+            line = checked
             lineNumberCache = (anchor, textWidth, lineCount.totalLines, line)
         }
         let current = line / pageHeight + 1

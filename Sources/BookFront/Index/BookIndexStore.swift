@@ -1,0 +1,135 @@
+import FileSafety
+import Foundation
+
+/// The folder of book indexes, in the app's state folder: one file per book file, named by the
+/// file's device and inode, so a renamed book keeps its index and a replaced one (an editor's
+/// save makes a new inode) gets a new one. The folder is a cache and is kept to
+/// `keptIndexes` files, the least recently written going first. An index that is damaged is
+/// moved aside (`*.corrupt-<time>`) and one for another state of the book is replaced; either
+/// way the book is read as if there were none.
+public struct BookIndexStore: Sendable {
+    public let folder: URL
+
+    static let fileLimit = FileLimit(bytes: 32 << 20, name: "a book index")
+    static let keptIndexes = 64
+    static let fileExtension = "bookindex"
+
+    public init(folder: URL) { self.folder = folder }
+
+    /// `$XDG_STATE_HOME/wonderland/book-index` (or `~/.local/state/…`); nil when `environment`
+    /// names neither, so a run with no home of its own (a test) writes nowhere.
+    public static func standard(environment: [String: String]) -> BookIndexStore? {
+        let base: String
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+            base = state
+        } else if let home = environment["HOME"], home.hasPrefix("/") {
+            base = home + "/.local/state"
+        } else {
+            return nil
+        }
+        return BookIndexStore(folder: URL(fileURLWithPath: base).appendingPathComponent("wonderland/book-index"))
+    }
+
+    func url(for identity: FileIdentity) -> URL {
+        folder.appendingPathComponent("\(String(identity.device, radix: 16))-\(String(identity.inode, radix: 16)).\(Self.fileExtension)")
+    }
+
+    /// The index for the file `identity` names, when there is one to believe.
+    func read(for identity: FileIdentity) -> BookIndex? {
+        let url = url(for: identity)
+        let data: Data
+        do {
+            data = try BoundedFile.read(path: url.path, limit: Self.fileLimit, followingLinks: false)
+        } catch .missing {
+            return nil
+        } catch {
+            // Too big, a link or a FIFO put in its place: not ours as written, so kept for a look.
+            moveAside(url)
+            return nil
+        }
+        do {
+            return try BookIndexCodec.decode(data, for: identity)
+        } catch .stale {
+            return nil
+        } catch {
+            moveAside(url)
+            return nil
+        }
+    }
+
+    /// Replaces the file's index. Not flushed to the disk: a power cut loses only a cache, and
+    /// a torn file cannot result (written aside, then renamed).
+    /// An index over `fileLimit` (an EPUB with a huge text) is not written: it would be refused.
+    func write(_ index: BookIndex) throws {
+        let data = BookIndexCodec.encode(index)
+        guard data.count <= Self.fileLimit.bytes else { return }
+        try AtomicFile.write(data, to: url(for: index.identity), durable: false)
+        prune()
+    }
+
+    private func moveAside(_ url: URL) {
+        _ = try? AtomicFile.moveAside(url, label: "corrupt")
+    }
+
+    /// Keeps the newest `keptIndexes` indexes.
+    private func prune() {
+        let manager = FileManager.default
+        guard let names = try? manager.contentsOfDirectory(atPath: folder.path) else { return }
+        let indexes = names.filter { $0.hasSuffix("." + Self.fileExtension) && !$0.hasPrefix(".") }
+        guard indexes.count > Self.keptIndexes else { return }
+        let dated = indexes.map { name -> (name: String, modified: Date) in
+            let attributes = try? manager.attributesOfItem(atPath: folder.appendingPathComponent(name).path)
+            return (name, attributes?[.modificationDate] as? Date ?? .distantPast)
+        }
+        for old in dated.sorted(by: { $0.modified < $1.modified }).prefix(indexes.count - Self.keptIndexes) {
+            try? manager.removeItem(at: folder.appendingPathComponent(old.name))
+        }
+    }
+}
+
+/// An open book's index: what its reader learns after opening it (a page count at a new
+/// width) is added here and saved after the frame that needed it.
+public final class BookIndexEntry: @unchecked Sendable {
+    private let lock = NSLock()
+    private var index: BookIndex
+    private var unsaved: Bool
+    let store: BookIndexStore
+
+    init(_ index: BookIndex, store: BookIndexStore, unsaved: Bool) {
+        self.index = index
+        self.store = store
+        self.unsaved = unsaved
+    }
+
+    public var hasUnsavedChanges: Bool { lock.withLock { unsaved } }
+
+    public func lineCount(width: Int) -> LineCount? { lock.withLock { index.lineCount(width: width) } }
+
+    public func remember(_ count: LineCount) {
+        lock.withLock {
+            index.remember(count)
+            unsaved = true
+        }
+    }
+
+    /// A page count that proved wrong for the text (a checkpoint that is no block start).
+    public func forgetLineCount(width: Int) {
+        lock.withLock {
+            index.forgetLineCount(width: width)
+            unsaved = true
+        }
+    }
+
+    /// Writes the index if anything changed since it was read or last written. A write that
+    /// fails (a full disk, a read-only state folder) is not tried again until there is news:
+    /// the book only opens the slow way next time.
+    public func save() throws {
+        let snapshot: BookIndex? = lock.withLock {
+            guard unsaved else { return nil }
+            unsaved = false
+            return index
+        }
+        guard let snapshot else { return }
+        try store.write(snapshot)
+    }
+}
