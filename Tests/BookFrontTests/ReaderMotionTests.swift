@@ -93,7 +93,7 @@ struct ReaderMotionTests {
         let environment = ReaderEnvironment(store: InMemoryPreferenceStore(), dataFolder: URL(fileURLWithPath: "/nonexistent-wl-data"),
                                             homeFolder: folder.path, load: { path in
             ReaderFixture.document(id: path, path: path)
-        }, pageCountReady: {})
+        }, wake: {})
         let reader = ReaderScreen(environment: environment)
         let terminal = HeadlessTerminal(size: Size(columns: 60, rows: 16))
         let app = Application(terminal: terminal, root: reader)
