@@ -1,28 +1,43 @@
 import KeyedArchive
 import Terminal
 
-/// A multi-line UTF-8 text editor with soft wrapping. Lines wrap at the display width, so the
-/// cursor moves by what a person sees: ↑↓ go to the row above or below on screen.
+/// A multi-line UTF-8 text editor with soft wrapping at word boundaries (`ParagraphRows`).
+/// The cursor moves by what a person sees: ↑↓ go to the row above or below on screen, and the
+/// view scrolls to keep the cursor on screen after every edit, move, paste and resize.
 /// Esc is not taken: it goes to the container (a navigation stack goes back).
+///
+/// The work of a key or a frame follows the screen, not the text: only the paragraphs the
+/// screen and the cursor reach are cut into rows (`TextEditorLayout`), and the top of the view
+/// is kept as a paragraph and a row in it, never as a row number counted from the start.
 open class TextEditorScreen: Screen {
     public var state: TextEditorState {
         didSet {
-            // Lines, not `text`: comparing arrays builds no strings, which a long draft feels.
-            if state.lines != oldValue.lines { onChange?(state) }
+            // No `oldValue` here: reading it would copy the whole draft on every key. The
+            // revision tells an edit from a move.
+            if state.revision != notifiedRevision {
+                notifiedRevision = state.revision
+                onChange?(state)
+            }
             setNeedsDisplay()
         }
     }
     /// Called after every change of the text: drafts are kept from here.
     public var onChange: ((TextEditorState) -> Void)?
     public var placeholder = "Type here."
-    private var scrollRow = 0
+    private var notifiedRevision: TextEditorState.Revision
+    private let layout = TextEditorLayout()
+    /// The row at the top of the view.
+    private var top = RowPosition(paragraph: 0, row: 0)
     private var preferredX: Int?
-    private var wrapWidth = 40
     private var pageHeight = 10
+    /// The height of the last frame, for the mouse and for keeping the cursor in view.
+    private var viewHeight = 11
 
     public init(title: String, text: String = "", restorationIdentifier: String? = nil) {
         state = TextEditorState(text: text)
+        notifiedRevision = state.revision
         super.init(title: title, restorationIdentifier: restorationIdentifier)
+        layout.setWidth(40)
     }
 
     open override var acceptsTextInput: Bool { true }
@@ -39,65 +54,47 @@ open class TextEditorScreen: Screen {
         state = TextEditorState(text: text, line: try coder.decodeInteger(forKey: "line"), column: try coder.decodeInteger(forKey: "column"))
     }
 
-    /// A visual row: which logical line, and which characters of it.
+    /// A visual row: which paragraph, and which of its clusters (numbered in the paragraph).
     struct Row: Equatable {
         var line: Int
         var range: Range<Int>
     }
 
-    /// Splits every line into rows no wider than `width`. A line filling its last row exactly
-    /// gets an empty row after it, where the cursor goes when it sits at the line's end.
-    static func rows(of lines: [[Character]], width: Int) -> [Row] {
-        var rows: [Row] = []
-        for (number, characters) in lines.enumerated() {
-            var start = 0, used = 0
-            for (index, character) in characters.enumerated() {
-                let w = DisplayWidth.of(character)
-                if used + w > width {
-                    rows.append(Row(line: number, range: start..<index))
-                    start = index
-                    used = 0
-                }
-                used += w
-            }
-            rows.append(Row(line: number, range: start..<characters.count))
-            if used >= width { rows.append(Row(line: number, range: characters.count..<characters.count)) }
+    /// Every row of `paragraphs` at `width`: the whole layout, for tests and tools. The editor
+    /// itself never builds this; it cuts only the paragraphs it shows.
+    static func rows(of paragraphs: [String], width: Int) -> [Row] {
+        paragraphs.enumerated().flatMap { number, paragraph in
+            let rows = ParagraphRows(paragraph, width: width)
+            return rows.rows.indices.map { Row(line: number, range: rows.rows[$0].cluster..<rows.end(ofRow: $0).cluster) }
         }
-        return rows
     }
 
-    /// The row holding the cursor and the cursor's column in it.
-    private func cursorPosition(in rows: [Row]) -> (row: Int, x: Int) {
-        let candidates = rows.indices.filter { rows[$0].line == state.line }
-        var row = candidates.last ?? 0
-        for index in candidates where rows[index].range.contains(state.column) {
-            row = index
-            break
-        }
-        let characters = state.lines[state.line]
-        let start = rows[row].range.lowerBound
-        let x = characters[start..<min(state.column, characters.count)].reduce(0) { $0 + DisplayWidth.of($1) }
-        return (row, x)
+    /// The text place shown at a screen position given relative to the editor's frame: `row`
+    /// counts from the top of the view, `column` from the first text column (the mouse's x
+    /// minus the frame's x minus 1). Rows below the text give the last row; columns past a
+    /// row's end give its end. Returns (line, column in clusters), as `TextEditorState` counts.
+    public func index(atRow row: Int, column: Int) -> (line: Int, column: Int) {
+        let place = self.place(atRow: row, column: column)
+        return (place.line, place.column)
     }
 
-    /// The character index in `row` nearest to display column `x`.
-    private func column(in row: Row, atX x: Int) -> Int {
-        let characters = state.lines[row.line]
-        var used = 0
-        for index in row.range {
-            let w = DisplayWidth.of(characters[index])
-            if used + w > x { return index }
-            used += w
-        }
-        return row.range.upperBound
+    private func place(atRow row: Int, column: Int) -> (line: Int, offset: Int, column: Int) {
+        let target = layout.position(top, movedBy: max(0, row), in: state)
+        return layout.place(atX: max(0, column), in: target, of: state)
+    }
+
+    /// Puts the cursor at a screen position (relative to the frame, as `index(atRow:column:)`).
+    public func placeCursor(atRow row: Int, column: Int) {
+        let place = self.place(atRow: row, column: column)
+        state.moveTo(line: place.line, offset: place.offset, column: place.column)
     }
 
     private func moveVertically(by delta: Int) {
-        let rows = Self.rows(of: state.lines, width: wrapWidth)
-        let position = cursorPosition(in: rows)
-        let x = preferredX ?? position.x
-        let target = min(max(0, position.row + delta), rows.count - 1)
-        state.moveTo(line: rows[target].line, column: column(in: rows[target], atX: x))
+        let from = layout.cursorRow(in: state)
+        let x = preferredX ?? layout.cursorX(in: state)
+        let target = layout.position(from, movedBy: delta, in: state)
+        let place = layout.place(atX: x, in: target, of: state)
+        state.moveTo(line: place.line, offset: place.offset, column: place.column)
         preferredX = x
     }
 
@@ -141,9 +138,7 @@ open class TextEditorScreen: Screen {
             preferredX = nil
             return true
         case .mouse(let mouse) where mouse.kind == .press:
-            let rows = Self.rows(of: state.lines, width: wrapWidth)
-            let target = min(max(0, scrollRow + mouse.position.y - frame.y), rows.count - 1)
-            state.moveTo(line: rows[target].line, column: column(in: rows[target], atX: mouse.position.x - frame.x - 1))
+            placeCursor(atRow: mouse.position.y - frame.y, column: mouse.position.x - frame.x - 1)
             return true
         case .mouse(let mouse) where mouse.kind == .wheelUp || mouse.kind == .wheelDown:
             moveVertically(by: mouse.kind == .wheelUp ? -3 : 3)
@@ -156,18 +151,38 @@ open class TextEditorScreen: Screen {
     open override var statusText: String? { "Ln \(state.line + 1), Col \(state.column + 1)" }
 
     open override func draw(in canvas: Canvas) {
-        wrapWidth = max(1, canvas.width - 2)
+        layout.setWidth(canvas.width - 2)
+        viewHeight = max(1, canvas.height)
         pageHeight = max(1, canvas.height - 1)
-        let rows = Self.rows(of: state.lines, width: wrapWidth)
-        let cursor = cursorPosition(in: rows)
-        if cursor.row < scrollRow { scrollRow = cursor.row }
-        if cursor.row >= scrollRow + canvas.height { scrollRow = cursor.row - canvas.height + 1 }
-        scrollRow = max(0, min(scrollRow, rows.count - 1))
+        scrollToCursor()
         if state.isEmpty { canvas.write(placeholder, x: 1, y: 0, style: .dim) }
-        for screenRow in 0..<min(canvas.height, rows.count - scrollRow) {
-            let row = rows[scrollRow + screenRow]
-            canvas.write(String(state.lines[row.line][row.range]), x: 1, y: screenRow)
+        var position = top
+        for screenRow in 0..<viewHeight {
+            let rows = layout.rows(of: position.paragraph, in: state)
+            let paragraph = state.paragraphs[position.paragraph]
+            canvas.write(String(rows.text(ofRow: position.row, in: paragraph)), x: 1, y: screenRow)
+            if position.row + 1 < rows.count {
+                position.row += 1
+            } else if position.paragraph + 1 < state.paragraphs.count {
+                position = RowPosition(paragraph: position.paragraph + 1, row: 0)
+            } else {
+                break
+            }
         }
-        canvas.placeCursor(x: 1 + cursor.x, y: cursor.row - scrollRow)
+        let cursor = layout.cursorRow(in: state)
+        // Spaces may hang past a full row; the cursor on them waits at the margin column.
+        let x = min(layout.cursorX(in: state), layout.width)
+        canvas.placeCursor(x: 1 + x, y: layout.distance(from: top, to: cursor, limit: viewHeight, in: state))
+    }
+
+    /// Moves the top of the view the least that puts the cursor's row on screen.
+    private func scrollToCursor() {
+        top = layout.clamped(top, in: state)
+        let cursor = layout.cursorRow(in: state)
+        if cursor < top {
+            top = cursor
+        } else if layout.distance(from: top, to: cursor, limit: viewHeight, in: state) >= viewHeight {
+            top = layout.position(cursor, movedBy: -(viewHeight - 1), in: state)
+        }
     }
 }

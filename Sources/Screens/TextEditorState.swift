@@ -1,110 +1,269 @@
-import Terminal
-
-/// A multi-line text and its cursor, counted in grapheme clusters. A value type: the notes
-/// editor's unsaved draft is exactly this, saved as it is.
+/// A multi-line text and its cursor. A value type: the notes editor's unsaved draft is exactly
+/// this, saved as it is.
+///
+/// The text is kept as its paragraphs (the lines between breaks), each a native UTF-8 string:
+/// an edit touches one paragraph, never the whole text, and a 10 MB draft takes about 10 MB.
+/// The cursor is a paragraph, a column counted in grapheme clusters (what the user sees and
+/// what is saved), and the same place as a UTF-8 offset, so moving and editing at the cursor
+/// start from where it is instead of counting from the paragraph's start.
 public struct TextEditorState: Hashable, Sendable {
-    public private(set) var lines: [[Character]]
+    public private(set) var paragraphs: [String]
     public private(set) var line: Int
     public private(set) var column: Int
+    /// The cursor as a UTF-8 offset into `paragraphs[line]`, always on a cluster boundary.
+    public private(set) var offset: Int
+    /// Changes with every change of the text (and is unique to this state's history), so a
+    /// screen can tell an edit happened without keeping, and so copying, the old text.
+    public private(set) var revision: Revision
 
-    public init(text: String = "", line: Int = 0, column: Int = 0) {
-        // Any line break (LF, CRLF, CR): "\r\n" is a single Character, so splitting on "\n" alone
-        // would leave it inside a line.
-        lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { Array($0) }
-        if lines.isEmpty { lines = [[]] }
-        self.line = min(max(0, line), lines.count - 1)
-        self.column = min(max(0, column), lines[self.line].count)
+    public struct Revision: Hashable, Sendable {
+        let origin: UInt64
+        let count: Int
     }
 
-    public var text: String { lines.map { String($0) }.joined(separator: "\n") }
+    public init(text: String = "", line: Int = 0, column: Int = 0) {
+        paragraphs = Self.paragraphs(of: text)
+        self.line = min(max(0, line), paragraphs.count - 1)
+        self.column = 0
+        offset = 0
+        revision = Revision(origin: UInt64.random(in: 0...UInt64.max), count: 0)
+        moveTo(line: self.line, column: column)
+    }
+
+    /// The paragraphs of `text`, split at any line break (LF, CRLF, CR, VT, FF, NEL, LS, PS) as
+    /// `Character.isNewline` would, but by bytes: a line break is always a cluster of its own,
+    /// and a 10 MB draft restored at launch is split without walking it cluster by cluster.
+    static func paragraphs(of text: String) -> [String] {
+        var text = text
+        return text.withUTF8 { bytes -> [String] in
+            var result: [String] = []
+            var start = 0, index = 0
+            let count = bytes.count
+            func cut(_ breakLength: Int) {
+                result.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self))
+                index += breakLength
+                start = index
+            }
+            while index < count {
+                let byte = bytes[index]
+                if byte >= 0x0A && byte <= 0x0D {
+                    cut(byte == 0x0D && index + 1 < count && bytes[index + 1] == 0x0A ? 2 : 1)
+                } else if byte == 0xC2 && index + 1 < count && bytes[index + 1] == 0x85 {
+                    cut(2)
+                } else if byte == 0xE2 && index + 2 < count && bytes[index + 1] == 0x80 && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9) {
+                    cut(3)
+                } else {
+                    index += 1
+                }
+            }
+            result.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<count]), as: UTF8.self))
+            return result
+        }
+    }
+
+    public var text: String { paragraphs.joined(separator: "\n") }
     /// True for no text at all; cheaper than building `text` to ask.
-    public var isEmpty: Bool { lines.count == 1 && lines[0].isEmpty }
+    public var isEmpty: Bool { paragraphs.count == 1 && paragraphs[0].isEmpty }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.line == rhs.line && lhs.column == rhs.column && lhs.paragraphs == rhs.paragraphs
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(paragraphs)
+        hasher.combine(line)
+        hasher.combine(column)
+    }
+
+    /// The cursor's paragraph and its position there as a string index.
+    private var current: String { paragraphs[line] }
+    private var cursorIndex: String.Index { Self.index(ofUTF8: offset, in: current) }
+
+    static func index(ofUTF8 offset: Int, in paragraph: String) -> String.Index {
+        paragraph.utf8.index(paragraph.startIndex, offsetBy: offset)
+    }
+
+    // MARK: editing
 
     public mutating func insert(_ character: Character) {
         if character.isNewline { return insertNewline() }
-        lines[line].insert(character, at: column)
-        column += 1
+        insert(String(character))
     }
 
     /// Inserts `string` at the cursor in one step, its line breaks (LF, CRLF, CR) kept as
     /// breaks: a pasted 100 KB line costs one splice, not a shift of the line per character.
     public mutating func insert(_ string: String) {
-        var pieces = string.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { Array($0) }
-        guard !pieces.isEmpty else { return }
-        let rest = Array(lines[line][column...])
-        lines[line].removeSubrange(column...)
-        lines[line] += pieces[0]
-        guard pieces.count > 1 else {
-            column = lines[line].count
-            lines[line] += rest
-            return
+        guard !string.isEmpty else { return }
+        let pieces = Self.paragraphs(of: string)
+        let at = cursorIndex
+        let rest = String(current[at...])
+        paragraphs[line].removeSubrange(at...)
+        paragraphs[line] += pieces[0]
+        if pieces.count > 1 {
+            paragraphs.insert(contentsOf: pieces[1...], at: line + 1)
+            line += pieces.count - 1
         }
-        let last = pieces.count - 1
-        let newColumn = pieces[last].count
-        pieces[last] += rest
-        lines.insert(contentsOf: pieces[1...], at: line + 1)
-        line += last
-        column = newColumn
+        let end = paragraphs[line].utf8.count
+        paragraphs[line] += rest
+        settleCursor(nearUTF8: end)
+        textChanged()
     }
 
     public mutating func insertNewline() {
-        let rest = Array(lines[line][column...])
-        lines[line].removeSubrange(column...)
-        lines.insert(rest, at: line + 1)
+        let at = cursorIndex
+        let rest = String(current[at...])
+        paragraphs[line].removeSubrange(at...)
+        paragraphs.insert(rest, at: line + 1)
         line += 1
         column = 0
+        offset = 0
+        textChanged()
     }
 
     public mutating func deleteBackward() {
-        if column > 0 {
-            lines[line].remove(at: column - 1)
-            column -= 1
+        if offset > 0 {
+            let at = cursorIndex
+            let before = current.index(before: at)
+            let start = current.utf8.distance(from: current.startIndex, to: before)
+            paragraphs[line].removeSubrange(before..<at)
+            settleCursor(nearUTF8: start)
         } else if line > 0 {
-            let joined = lines.remove(at: line)
+            let joined = paragraphs.remove(at: line)
             line -= 1
-            column = lines[line].count
-            lines[line] += joined
+            let end = current.utf8.count
+            paragraphs[line] += joined
+            settleCursor(nearUTF8: end)
+        } else {
+            return
         }
+        textChanged()
     }
 
     public mutating func deleteForward() {
-        if column < lines[line].count {
-            lines[line].remove(at: column)
-        } else if line + 1 < lines.count {
-            lines[line] += lines.remove(at: line + 1)
+        if offset < current.utf8.count {
+            let at = cursorIndex
+            paragraphs[line].removeSubrange(at..<current.index(after: at))
+            settleCursor(nearUTF8: offset)
+        } else if line + 1 < paragraphs.count {
+            paragraphs[line] += paragraphs.remove(at: line + 1)
+            settleCursor(nearUTF8: offset)
+        } else {
+            return
         }
-    }
-
-    public mutating func moveLeft() {
-        if column > 0 { column -= 1 } else if line > 0 { line -= 1; column = lines[line].count }
-    }
-
-    public mutating func moveRight() {
-        if column < lines[line].count { column += 1 } else if line + 1 < lines.count { line += 1; column = 0 }
-    }
-
-    /// A word back; from a line's start, to the end of the line before.
-    public mutating func moveWordLeft() {
-        if column == 0 { return moveLeft() }
-        column = WordMotion.start(before: column, in: lines[line])
-    }
-
-    /// A word forward; from a line's end, to the start of the next line.
-    public mutating func moveWordRight() {
-        if column == lines[line].count { return moveRight() }
-        column = WordMotion.end(after: column, in: lines[line])
-    }
-
-    public mutating func moveToLineStart() { column = 0 }
-    public mutating func moveToLineEnd() { column = lines[line].count }
-
-    public mutating func moveTo(line newLine: Int, column newColumn: Int) {
-        line = min(max(0, newLine), lines.count - 1)
-        column = min(max(0, newColumn), lines[line].count)
+        textChanged()
     }
 
     /// Removes from the cursor to the end of the line, or the line break when already there.
     public mutating func killToLineEnd() {
-        if column < lines[line].count { lines[line].removeSubrange(column...) } else { deleteForward() }
+        guard offset < current.utf8.count else { return deleteForward() }
+        paragraphs[line].removeSubrange(cursorIndex...)
+        settleCursor(nearUTF8: offset)
+        textChanged()
+    }
+
+    private mutating func textChanged() {
+        revision = Revision(origin: revision.origin, count: revision.count + 1)
+    }
+
+    /// Puts the cursor at the first cluster boundary at or after `target` and counts its
+    /// column. An edit can join clusters across the place it was made (an accent typed after a
+    /// letter, a letter typed before a lone accent), so the column is counted again rather than
+    /// adjusted; the count runs over this paragraph only.
+    private mutating func settleCursor(nearUTF8 target: Int) {
+        let paragraph = current
+        var index = paragraph.startIndex, clusters = 0
+        let goal = Self.index(ofUTF8: min(target, paragraph.utf8.count), in: paragraph)
+        while index < goal {
+            index = paragraph.index(after: index)
+            clusters += 1
+        }
+        column = clusters
+        offset = paragraph.utf8.distance(from: paragraph.startIndex, to: index)
+    }
+
+    // MARK: moving
+
+    public mutating func moveLeft() {
+        if offset > 0 {
+            let before = current.index(before: cursorIndex)
+            offset = current.utf8.distance(from: current.startIndex, to: before)
+            column -= 1
+        } else if line > 0 {
+            line -= 1
+            moveToLineEnd()
+        }
+    }
+
+    public mutating func moveRight() {
+        if offset < current.utf8.count {
+            let after = current.index(after: cursorIndex)
+            offset = current.utf8.distance(from: current.startIndex, to: after)
+            column += 1
+        } else if line + 1 < paragraphs.count {
+            line += 1
+            column = 0
+            offset = 0
+        }
+    }
+
+    /// A word back (as `WordMotion` defines words); from a line's start, to the end of the line before.
+    public mutating func moveWordLeft() {
+        if offset == 0 { return moveLeft() }
+        let paragraph = current
+        var index = cursorIndex, moved = 0
+        while index > paragraph.startIndex && !WordMotion.isWordCharacter(paragraph[paragraph.index(before: index)]) {
+            index = paragraph.index(before: index); moved += 1
+        }
+        while index > paragraph.startIndex && WordMotion.isWordCharacter(paragraph[paragraph.index(before: index)]) {
+            index = paragraph.index(before: index); moved += 1
+        }
+        offset = paragraph.utf8.distance(from: paragraph.startIndex, to: index)
+        column -= moved
+    }
+
+    /// A word forward; from a line's end, to the start of the next line.
+    public mutating func moveWordRight() {
+        let paragraph = current
+        if offset == paragraph.utf8.count { return moveRight() }
+        var index = cursorIndex, moved = 0
+        while index < paragraph.endIndex && !WordMotion.isWordCharacter(paragraph[index]) {
+            index = paragraph.index(after: index); moved += 1
+        }
+        while index < paragraph.endIndex && WordMotion.isWordCharacter(paragraph[index]) {
+            index = paragraph.index(after: index); moved += 1
+        }
+        offset = paragraph.utf8.distance(from: paragraph.startIndex, to: index)
+        column += moved
+    }
+
+    public mutating func moveToLineStart() {
+        column = 0
+        offset = 0
+    }
+
+    public mutating func moveToLineEnd() {
+        column = current.count
+        offset = current.utf8.count
+    }
+
+    /// Moves to a column counted in clusters, clamped to the text.
+    public mutating func moveTo(line newLine: Int, column newColumn: Int) {
+        line = min(max(0, newLine), paragraphs.count - 1)
+        let paragraph = current
+        var index = paragraph.startIndex, clusters = 0
+        while clusters < newColumn && index < paragraph.endIndex {
+            index = paragraph.index(after: index)
+            clusters += 1
+        }
+        column = clusters
+        offset = paragraph.utf8.distance(from: paragraph.startIndex, to: index)
+    }
+
+    /// Moves to a place the caller has already measured (a row of the layout): a UTF-8 offset
+    /// on a cluster boundary and its column. Trusted only within the module; clamped all the same.
+    mutating func moveTo(line newLine: Int, offset newOffset: Int, column newColumn: Int) {
+        line = min(max(0, newLine), paragraphs.count - 1)
+        offset = min(max(0, newOffset), current.utf8.count)
+        column = max(0, newColumn)
     }
 }

@@ -12,7 +12,7 @@ struct TextEditorStateTests {
         #expect(state.column == 11)
         state.moveTo(line: 0, column: 5)
         state.insertNewline()
-        #expect(state.lines.map { String($0) } == ["Hello", " World"])
+        #expect(state.paragraphs == ["Hello", " World"])
         #expect((state.line, state.column) == (1, 0))
         state.insert("\n")  // a newline character is a line break too
         #expect(state.text == "Hello\n\n World")
@@ -64,7 +64,7 @@ struct TextEditorStateTests {
 
     @Test func countsGraphemeClustersNotScalars() {
         var state = TextEditorState(text: "cafe\u{301}🇫🇷")
-        #expect(state.lines[0].count == 5)  // c a f é 🇫🇷
+        #expect(state.paragraphs[0].count == 5)  // c a f é 🇫🇷
         state.moveToLineEnd()
         state.deleteBackward()
         #expect(state.text == "cafe\u{301}")
@@ -75,13 +75,13 @@ struct TextEditorStateTests {
     @Test func initClampsTheCursor() {
         let state = TextEditorState(text: "ab\ncd", line: 9, column: 9)
         #expect((state.line, state.column) == (1, 2))
-        #expect(TextEditorState(text: "").lines == [[]])
+        #expect(TextEditorState(text: "").paragraphs == [""])
     }
 
     @Test func crlfTextIsSplitIntoLines() {
         // "\r\n" is one Character in Swift: splitting on "\n" alone would keep it inside a line.
         let state = TextEditorState(text: "one\r\ntwo\rthree\nfour")
-        #expect(state.lines.map { String($0) } == ["one", "two", "three", "four"])
+        #expect(state.paragraphs == ["one", "two", "three", "four"])
         #expect(state.text == "one\ntwo\nthree\nfour")
     }
 }
@@ -265,8 +265,7 @@ struct TextEditorScreenTests {
     }
 
     @Test func rowsLayout() {
-        let lines: [[Character]] = [Array("abcdef"), [], Array("世界x")]
-        #expect(TextEditorScreen.rows(of: lines, width: 3) == [
+        #expect(TextEditorScreen.rows(of: ["abcdef", "", "世界x"], width: 3) == [
             .init(line: 0, range: 0..<3), .init(line: 0, range: 3..<6), .init(line: 0, range: 6..<6),
             .init(line: 1, range: 0..<0),
             .init(line: 2, range: 0..<1), .init(line: 2, range: 1..<3), .init(line: 2, range: 3..<3),

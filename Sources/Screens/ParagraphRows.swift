@@ -1,0 +1,142 @@
+import Terminal
+
+/// One paragraph of the notes editor cut into screen rows, by the Book reader's rule: breaks
+/// go after spaces and on either side of a wide (CJK) character, a word moves whole to the
+/// next row when it does not fit, and only a word wider than the row is broken, between
+/// grapheme clusters.
+///
+/// Unlike the reader, which swallows the spaces at a break, the editor keeps them at the end
+/// of the row they follow (hanging past the width when the row is full): the cursor must be
+/// able to sit on every character of a draft. A paragraph whose last row is full gets an empty
+/// row after it, where the cursor goes when it sits at the paragraph's end.
+///
+/// Measured once per paragraph and width: each row keeps its UTF-8 offset and its first
+/// cluster's number, so the cursor is found, drawn and moved from its row's start.
+struct ParagraphRows: Equatable {
+    struct Row: Equatable {
+        /// UTF-8 offset of the row's first cluster in the paragraph.
+        var offset: Int
+        /// The number of that cluster in the paragraph.
+        var cluster: Int
+    }
+
+    let width: Int
+    /// At least one row; the first starts at offset 0.
+    let rows: [Row]
+    /// The paragraph's length in UTF-8 bytes and in clusters.
+    let endOffset: Int
+    let endCluster: Int
+
+    init(_ paragraph: String, width: Int) {
+        let width = max(1, width)
+        self.width = width
+        var rows = [Row(offset: 0, cluster: 0)]
+        var used = 0
+        // Whether the current row holds a word or a wide character yet (indentation is not one).
+        var rowHasPiece = false
+        // Where the word being read starts, the columns used on its row before it, and whether
+        // a piece came before it on that row (only then can it move to a new row).
+        var word: (row: Row, usedBefore: Int, movable: Bool)?
+        var offset = 0, cluster = 0
+        for character in paragraph {
+            let length = character.utf8.count
+            defer { offset += length; cluster += 1 }
+            let here = Row(offset: offset, cluster: cluster)
+            if Self.isSpace(character) {
+                word = nil
+                // A space that does not fit hangs at the end of its row.
+                if used < width { used += 1 }
+                continue
+            }
+            let w = DisplayWidth.of(character)
+            if w == 2 {
+                // A wide character is a piece of its own: a break may come before and after it.
+                word = nil
+                if used + w > width && here != rows[rows.count - 1] {
+                    rows.append(here)
+                    used = 0
+                }
+                used += w
+                rowHasPiece = true
+                continue
+            }
+            if word == nil { word = (here, used, rowHasPiece) }
+            if used + w > width, let start = word {
+                if start.movable {
+                    // The word moves whole to a new row...
+                    rows.append(start.row)
+                    used -= start.usedBefore
+                    word = (start.row, 0, false)
+                }
+                if used + w > width && here != rows[rows.count - 1] {
+                    // ...and is broken only when it is wider than a row.
+                    rows.append(here)
+                    used = 0
+                    word = (here, 0, false)
+                }
+            }
+            used += w
+            rowHasPiece = true
+        }
+        endOffset = offset
+        endCluster = cluster
+        if used >= width && offset > 0 { rows.append(Row(offset: offset, cluster: cluster)) }
+        self.rows = rows
+    }
+
+    static func isSpace(_ character: Character) -> Bool { character == " " || character == "\t" }
+
+    var count: Int { rows.count }
+
+    /// Where row `index` ends: the next row's start, or the paragraph's end.
+    func end(ofRow index: Int) -> Row {
+        index + 1 < rows.count ? rows[index + 1] : Row(offset: endOffset, cluster: endCluster)
+    }
+
+    /// The row holding UTF-8 offset `offset`: the last row starting at or before it, so a
+    /// cursor at a break sits at the start of the next row.
+    func row(containing offset: Int) -> Int {
+        var low = 0, high = rows.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if rows[middle].offset <= offset { low = middle } else { high = middle - 1 }
+        }
+        return low
+    }
+
+    /// The text of row `index`, cut from `paragraph` (the string these rows were made from).
+    func text(ofRow index: Int, in paragraph: String) -> Substring {
+        let start = TextEditorState.index(ofUTF8: rows[index].offset, in: paragraph)
+        let end = TextEditorState.index(ofUTF8: end(ofRow: index).offset, in: paragraph)
+        return paragraph[start..<end]
+    }
+
+    /// Columns from the start of row `index` to UTF-8 offset `offset` within it.
+    func x(of offset: Int, inRow index: Int, of paragraph: String) -> Int {
+        let start = TextEditorState.index(ofUTF8: rows[index].offset, in: paragraph)
+        let end = TextEditorState.index(ofUTF8: max(rows[index].offset, offset), in: paragraph)
+        return DisplayWidth.of(paragraph[start..<end])
+    }
+
+    /// The place in row `index` nearest to column `x` (left of a wide character `x` falls in),
+    /// as a UTF-8 offset and a cluster number. The end of a row that continues on the next is
+    /// the next row's start, so a place there is taken one cluster earlier.
+    func place(atX x: Int, inRow index: Int, of paragraph: String) -> Row {
+        let start = rows[index], end = end(ofRow: index)
+        var used = 0
+        var position = start
+        var characterIndex = TextEditorState.index(ofUTF8: start.offset, in: paragraph)
+        while position.offset < end.offset {
+            let character = paragraph[characterIndex]
+            let w = DisplayWidth.of(character)
+            if used + w > x { return position }
+            used += w
+            let length = character.utf8.count
+            characterIndex = paragraph.utf8.index(characterIndex, offsetBy: length)
+            let next = Row(offset: position.offset + length, cluster: position.cluster + 1)
+            if next.offset == end.offset && index + 1 < rows.count { return position }
+            position = next
+        }
+        return position
+    }
+}

@@ -1,0 +1,104 @@
+/// A screen row of the notes editor: row `row` of paragraph `paragraph`.
+struct RowPosition: Comparable, Hashable {
+    var paragraph: Int
+    var row: Int
+
+    static func < (lhs: Self, rhs: Self) -> Bool {
+        (lhs.paragraph, lhs.row) < (rhs.paragraph, rhs.row)
+    }
+}
+
+/// The notes editor's rows, made only for the paragraphs the screen and the cursor reach.
+///
+/// Nothing here walks the whole text: rows are counted from a known row (the top of the screen,
+/// the cursor) to the next or previous ones, paragraph by paragraph, and each paragraph is cut
+/// into rows once for a given text and width. A cached paragraph is checked against the text
+/// it was made from; an unchanged paragraph shares its string's storage, so the check is one
+/// comparison of two references, and a paragraph that changed or moved is simply cut again.
+final class TextEditorLayout {
+    private(set) var width = 1
+    private var cache: [Int: (text: String, rows: ParagraphRows)] = [:]
+    /// Enough for several screens of paragraphs; past it the cache starts again from what the
+    /// next frames use, so memory follows the screen, not the draft.
+    private let cacheLimit = 4096
+
+    func setWidth(_ newWidth: Int) {
+        let newWidth = max(1, newWidth)
+        guard newWidth != width else { return }
+        width = newWidth
+        cache.removeAll(keepingCapacity: true)
+    }
+
+    /// The rows of paragraph `index` of `state`, cut now if the text changed since last time.
+    func rows(of index: Int, in state: TextEditorState) -> ParagraphRows {
+        let text = state.paragraphs[index]
+        if let cached = cache[index], cached.text == text { return cached.rows }
+        if cache.count >= cacheLimit { cache.removeAll(keepingCapacity: true) }
+        let rows = ParagraphRows(text, width: width)
+        cache[index] = (text, rows)
+        return rows
+    }
+
+    /// The row holding the cursor.
+    func cursorRow(in state: TextEditorState) -> RowPosition {
+        RowPosition(paragraph: state.line, row: rows(of: state.line, in: state).row(containing: state.offset))
+    }
+
+    /// The cursor's column on screen, counted from the start of its row.
+    func cursorX(in state: TextEditorState) -> Int {
+        let position = cursorRow(in: state)
+        return rows(of: state.line, in: state).x(of: state.offset, inRow: position.row, of: state.paragraphs[state.line])
+    }
+
+    /// The row `delta` rows after (or before, when negative) `position`, stopping at the first
+    /// or last row of the text. Costs the rows crossed, not the text.
+    func position(_ position: RowPosition, movedBy delta: Int, in state: TextEditorState) -> RowPosition {
+        var result = clamped(position, in: state)
+        var remaining = delta
+        while remaining > 0 {
+            let count = rows(of: result.paragraph, in: state).count
+            if result.row + remaining < count { result.row += remaining; break }
+            guard result.paragraph + 1 < state.paragraphs.count else { result.row = count - 1; break }
+            remaining -= count - result.row
+            result = RowPosition(paragraph: result.paragraph + 1, row: 0)
+        }
+        while remaining < 0 {
+            if result.row + remaining >= 0 { result.row += remaining; break }
+            guard result.paragraph > 0 else { result.row = 0; break }
+            remaining += result.row + 1
+            let previous = result.paragraph - 1
+            result = RowPosition(paragraph: previous, row: rows(of: previous, in: state).count - 1)
+        }
+        return result
+    }
+
+    /// How many rows `to` lies below `from`, counting no further than `limit`.
+    func distance(from: RowPosition, to: RowPosition, limit: Int, in state: TextEditorState) -> Int {
+        guard from < to else { return 0 }
+        var distance = 0, current = from
+        while current < to && distance < limit {
+            let count = rows(of: current.paragraph, in: state).count
+            if current.paragraph == to.paragraph {
+                distance += to.row - current.row
+                break
+            }
+            distance += count - current.row
+            current = RowPosition(paragraph: current.paragraph + 1, row: 0)
+        }
+        return min(distance, limit)
+    }
+
+    /// `position` pulled back inside the text (after an edit removed paragraphs or rows).
+    func clamped(_ position: RowPosition, in state: TextEditorState) -> RowPosition {
+        let paragraph = min(max(0, position.paragraph), state.paragraphs.count - 1)
+        let count = rows(of: paragraph, in: state).count
+        return RowPosition(paragraph: paragraph, row: min(max(0, position.row), count - 1))
+    }
+
+    /// The text place nearest to column `x` of the row at `position`: (line, UTF-8 offset, column).
+    func place(atX x: Int, in position: RowPosition, of state: TextEditorState) -> (line: Int, offset: Int, column: Int) {
+        let rows = rows(of: position.paragraph, in: state)
+        let place = rows.place(atX: x, inRow: position.row, of: state.paragraphs[position.paragraph])
+        return (position.paragraph, place.offset, place.cluster)
+    }
+}
