@@ -1,5 +1,6 @@
 import Testing
 @testable import Screens
+import ScreensTesting
 import Terminal
 
 /// Deterministic numbers (Knuth's MMIX linear congruential generator), so a failing sequence of
