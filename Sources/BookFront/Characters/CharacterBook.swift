@@ -14,7 +14,8 @@ public enum AppearanceStatus: Equatable, Sendable {
 /// The book the Characters tab searches (the default book), loaded and searched once for every
 /// character, off the main thread: the search reads the whole text, which is worth keeping
 /// out of a keystroke. The worker leaves its result here under a lock and posts a wake-up; the
-/// detail screens read it when the run loop delivers the wake.
+/// detail screens read it when the run loop delivers the wake. A launch restored onto a detail
+/// screen waits for it a little (`waitForSearch`), so its first frame shows the chapters.
 public final class CharacterBook: @unchecked Sendable {
     private enum State {
         case idle
@@ -26,8 +27,13 @@ public final class CharacterBook: @unchecked Sendable {
     public let url: URL
     private let catalog: CharacterCatalog
     private let runsInBackground: Bool
-    private let lock = NSLock()
+    /// Guards `state`; signalled when the search ends.
+    private let lock = NSCondition()
     private var state = State.idle
+    /// How long a first frame may wait for the search: long enough for the default book
+    /// (tens of milliseconds), short enough that a huge book or a slow disk does not hold
+    /// the launch; past it the frame says "searching" and the wake brings the chapters.
+    public var firstFrameWait: TimeInterval = 0.15
 
     /// `runsInBackground` false does the work on the caller's thread (headless tests).
     public init(url: URL, catalog: CharacterCatalog, runsInBackground: Bool = true) {
@@ -51,6 +57,20 @@ public final class CharacterBook: @unchecked Sendable {
             start()
             return status(for: id)
         }
+    }
+
+    /// Starts the search if it has not started and waits for its end, at most `timeout`
+    /// seconds. Returns false if it is still running then.
+    @discardableResult
+    public func waitForSearch(upTo timeout: TimeInterval) -> Bool {
+        _ = status(for: "")
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        lock.lock()
+        defer { lock.unlock() }
+        while case .working = state {
+            guard lock.wait(until: deadline) else { return false }
+        }
+        return true
     }
 
     private func start() {
@@ -79,6 +99,7 @@ public final class CharacterBook: @unchecked Sendable {
         }
         lock.lock()
         state = result
+        lock.broadcast()
         lock.unlock()
         if runsInBackground { Wakeup.post() }
     }
