@@ -115,8 +115,8 @@ struct CharactersTabTests {
         try first.press(.enter, .character("e"))
         let archive = try first.preserve()
 
-        // The search runs in the background, as in the app; the wait is generous here so a
-        // busy machine cannot turn the test into a race, and the frame is the first one.
+        // The app's own background search and restoration; the time allowed is generous so a
+        // busy machine cannot make the first frame fall back to the placeholder.
         let second = try CharactersLaunch(store: store, dataFolder: dataFolder, restoring: archive, columns: 100, rows: 30, firstFrameWait: 60)
         #expect(second.terminal.framesPresented == 1)
         #expect(second.detail?.character.id == "cheshire-cat" && second.detail?.isEditing == true)

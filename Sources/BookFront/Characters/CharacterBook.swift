@@ -15,10 +15,12 @@ public enum AppearanceStatus: Equatable, Sendable {
 /// character, off the main thread: the search reads the whole text, which is worth keeping
 /// out of a keystroke. The worker leaves its result here under a lock and posts a wake-up; the
 /// detail screens read it when the run loop delivers the wake. A launch restored onto a detail
-/// screen waits for it a little (`waitForSearch`), so its first frame shows the chapters.
+/// screen gives it a little time first (`waitForSearch`), so its first frame shows the chapters.
 public final class CharacterBook: @unchecked Sendable {
     private enum State {
         case idle
+        /// Handed to the background, not begun: whoever claims it first runs it.
+        case queued
         case working
         case done([String: [Int: Int]], chapterCount: Int)
         case failed(String)
@@ -31,9 +33,12 @@ public final class CharacterBook: @unchecked Sendable {
     private let lock = NSCondition()
     private var state = State.idle
     /// How long a first frame may wait for the search: long enough for the default book
-    /// (tens of milliseconds), short enough that a huge book or a slow disk does not hold
-    /// the launch; past it the frame says "searching" and the wake brings the chapters.
+    /// (a few milliseconds in a release build), short enough that a huge book, a slow disk or
+    /// a debug build does not hold the launch; past it the frame says "searching" and the
+    /// wake brings the chapters.
     public var firstFrameWait: TimeInterval = 0.15
+    /// Runs the search off the main thread (tests may hold it back).
+    public var startInBackground: (@escaping @Sendable () -> Void) -> Void = { DispatchQueue.global(qos: .userInitiated).async(execute: $0) }
 
     /// `runsInBackground` false does the work on the caller's thread (headless tests).
     public init(url: URL, catalog: CharacterCatalog, runsInBackground: Bool = true) {
@@ -51,7 +56,7 @@ public final class CharacterBook: @unchecked Sendable {
         switch current {
         case .done(let all, let chapterCount): return .found(mentions: all[id] ?? [:], chapterCount: chapterCount)
         case .failed(let reason): return .unreadable(reason)
-        case .working: return .searching
+        case .queued, .working: return .searching
         case .idle:
             guard FileManager.default.fileExists(atPath: url.path) else { return .bookNotInstalled(path: url.path) }
             start()
@@ -59,15 +64,28 @@ public final class CharacterBook: @unchecked Sendable {
         }
     }
 
-    /// Starts the search if it has not started and waits for its end, at most `timeout`
-    /// seconds. Returns false if it is still running then.
+    /// Makes the search done within `timeout` seconds if it can, for a first frame: a search
+    /// the background has not begun is run here, character by character, and handed back to
+    /// the background if the time runs out; one already running is waited for. Returns false
+    /// if it is still not done then.
     @discardableResult
     public func waitForSearch(upTo timeout: TimeInterval) -> Bool {
         _ = status(for: "")
         let deadline = Date(timeIntervalSinceNow: timeout)
+        if claim() {
+            if let result = search(until: deadline) {
+                finish(result)
+                return true
+            }
+            lock.lock()
+            state = .queued
+            lock.unlock()
+            startInBackground { self.runIfUnclaimed() }
+            return false
+        }
         lock.lock()
         defer { lock.unlock() }
-        while case .working = state {
+        while isPending(state) {
             guard lock.wait(until: deadline) else { return false }
         }
         return true
@@ -76,27 +94,52 @@ public final class CharacterBook: @unchecked Sendable {
     private func start() {
         lock.lock()
         guard case .idle = state else { lock.unlock(); return }
-        state = .working
+        state = .queued
         lock.unlock()
         if runsInBackground {
-            DispatchQueue.global(qos: .userInitiated).async { self.search() }
+            startInBackground { self.runIfUnclaimed() }
         } else {
-            search()
+            runIfUnclaimed()
         }
     }
 
-    private func search() {
-        let result: State
+    private func isPending(_ state: State) -> Bool {
+        switch state {
+        case .queued, .working: true
+        default: false
+        }
+    }
+
+    /// Takes the queued search for the calling thread; false if another has it or it is done.
+    private func claim() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard case .queued = state else { return false }
+        state = .working
+        return true
+    }
+
+    private func runIfUnclaimed() {
+        guard claim(), let result = search(until: nil) else { return }
+        finish(result)
+    }
+
+    /// The search's outcome, or nil when `deadline` passed before every character was done.
+    private func search(until deadline: Date?) -> State? {
         do {
             let document = try BookLoader.load(path: url.path)
             var all: [String: [Int: Int]] = [:]
             for character in catalog.characters {
+                if let deadline, Date() >= deadline { return nil }
                 all[character.id] = CharacterAppearances.find(names: character.searchNames, in: document)
             }
-            result = .done(all, chapterCount: document.chapters.count)
+            return .done(all, chapterCount: document.chapters.count)
         } catch {
-            result = .failed("\(error)")
+            return .failed("\(error)")
         }
+    }
+
+    private func finish(_ result: State) {
         lock.lock()
         state = result
         lock.broadcast()
