@@ -37,10 +37,11 @@ struct CharacterDetailTests {
 
     /// The detail on top of the list before launch, as the restoration class leaves it, with
     /// the book's background search held back.
-    private func launchOnDetail(firstFrameWait: TimeInterval, held: HeldWork) throws -> (Pilot, CharactersContext) {
+    private func launchOnDetail(firstFrameWait: TimeInterval, held: HeldWork, padding: Int = 0) throws -> (Pilot, CharactersContext) {
         let book = folder.appendingPathComponent("books/alice29.txt")
         try FileManager.default.createDirectory(at: book.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data("CHAPTER I.\n\nDown the hole.\n\nCHAPTER II.\n\nThe Queen of Hearts shouted.\n".utf8).write(to: book)
+        let text = "CHAPTER I.\n\nDown the hole.\n" + String(repeating: "x", count: padding) + "\n\nCHAPTER II.\n\nThe Queen of Hearts shouted.\n"
+        try Data(text.utf8).write(to: book)
         let queen = BookCharacter(id: "queen", name: "Queen of Hearts", aliases: ["Queen"], description: "Shouts a lot.", firstChapter: 2)
         let context = CharactersContext(catalog: .success(CharacterCatalog(characters: [queen])), store: InMemoryPreferenceStore(), bookURL: book)
         context.book.startInBackground = { held.jobs.append($0) }
@@ -68,7 +69,18 @@ struct CharacterDetailTests {
         let held = HeldWork()
         let (pilot, _) = try launchOnDetail(firstFrameWait: 0, held: held)
         #expect(pilot.lines.contains(" " + CharacterInfoText.chapterSummary(.searching)))
-        #expect(!held.jobs.isEmpty, "the search was handed to the background")
+        #expect(held.jobs.count == 2, "begun for the frame, out of time, handed back to the background")
+        for job in held.jobs { job() }
+        try pilot.send(.wake)
+        #expect(pilot.lines.contains(" Appears in chapters 2 (1 mention)."))
+    }
+
+    @Test func aBookTooBigToSearchInTimeIsLeftToTheBackground() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let held = HeldWork()
+        let (pilot, _) = try launchOnDetail(firstFrameWait: 0, held: held, padding: Int(CharacterBook.firstFrameSearchLimit))
+        #expect(pilot.lines.contains(" " + CharacterInfoText.chapterSummary(.searching)))
+        #expect(held.jobs.count == 1, "not begun on the main thread")
         for job in held.jobs { job() }
         try pilot.send(.wake)
         #expect(pilot.lines.contains(" Appears in chapters 2 (1 mention)."))

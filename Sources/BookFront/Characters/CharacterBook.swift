@@ -65,14 +65,15 @@ public final class CharacterBook: @unchecked Sendable {
     }
 
     /// Makes the search done within `timeout` seconds if it can, for a first frame: a search
-    /// the background has not begun is run here, character by character, and handed back to
-    /// the background if the time runs out; one already running is waited for. Returns false
-    /// if it is still not done then.
+    /// the background has not begun is run here (books up to `firstFrameSearchLimit`),
+    /// character by character, and handed back to the background if the time runs out; one
+    /// already running, or of a bigger book, is waited for. Returns false if it is still not
+    /// done then.
     @discardableResult
     public func waitForSearch(upTo timeout: TimeInterval) -> Bool {
         _ = status(for: "")
         let deadline = Date(timeIntervalSinceNow: timeout)
-        if claim() {
+        if isSmallEnoughToSearchNow(), claim() {
             if let result = search(until: deadline) {
                 finish(result)
                 return true
@@ -89,6 +90,16 @@ public final class CharacterBook: @unchecked Sendable {
             guard lock.wait(until: deadline) else { return false }
         }
         return true
+    }
+
+    /// Books over this many bytes are not searched for a first frame: at the release build's
+    /// 25 MB/s or so (every character, the default book) they could not finish in time, and
+    /// reading them on the main thread would already hold the launch.
+    static let firstFrameSearchLimit: UInt64 = 4 << 20
+
+    private func isSmallEnoughToSearchNow() -> Bool {
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.uint64Value
+        return size.map { $0 <= Self.firstFrameSearchLimit } ?? false
     }
 
     private func start() {
