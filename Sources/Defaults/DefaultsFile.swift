@@ -13,6 +13,8 @@ import Glibc
 /// inode.
 struct DefaultsFile {
     let url: URL
+    /// Replaces the file atomically (AtomicFile.write, unless a test fakes a failing disk).
+    var writeFile: (Data, URL) throws -> Void = { try AtomicFile.write($0, to: $1) }
     var folder: URL { url.deletingLastPathComponent() }
     var lockURL: URL { url.appendingPathExtension("lock") }
 
@@ -44,6 +46,8 @@ struct DefaultsFile {
 
     struct FileError: Error, CustomStringConvertible {
         let description: String
+        /// The system call's failure underneath, when there is one.
+        var cause: AtomicFile.Failure? = nil
     }
 
     /// The current file's stamp, or nil when there is none.
@@ -114,7 +118,9 @@ struct DefaultsFile {
         guard bytes.count <= FileLimit.defaults.bytes else {
             throw FileError(description: "cannot save \(url.path): the settings would take \(ByteCountText.describe(Int64(bytes.count))), more than the \(ByteCountText.describe(Int64(FileLimit.defaults.bytes))) a settings file may hold")
         }
-        do { try AtomicFile.write(bytes, to: url) } catch { throw FileError(description: "cannot save \(url.path): \(error)") }
+        do { try writeFile(bytes, url) } catch {
+            throw FileError(description: "cannot save \(url.path): \(error)", cause: error as? AtomicFile.Failure)
+        }
         return stamp()
     }
 

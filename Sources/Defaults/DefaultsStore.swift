@@ -32,10 +32,13 @@ public final class DefaultsStore: PreferenceStore {
         public var safetyPollInterval: Double
         /// Monotonic seconds; tests may substitute their own.
         public var clock: () -> Double
+        /// Replaces the file with the given bytes; tests may substitute a disk that fails.
+        public var writeFile: (Data, URL) throws -> Void
 
         public init(
             coalescingDelay: Double = 0.3, maximumDelay: Double = 2, watchesForChanges: Bool = true,
-            usesInotify: Bool = true, safetyPollInterval: Double = 2, clock: @escaping () -> Double = DefaultsStore.monotonicNow
+            usesInotify: Bool = true, safetyPollInterval: Double = 2, clock: @escaping () -> Double = DefaultsStore.monotonicNow,
+            writeFile: @escaping (Data, URL) throws -> Void = { try AtomicFile.write($0, to: $1) }
         ) {
             self.coalescingDelay = coalescingDelay
             self.maximumDelay = maximumDelay
@@ -43,6 +46,7 @@ public final class DefaultsStore: PreferenceStore {
             self.usesInotify = usesInotify
             self.safetyPollInterval = safetyPollInterval
             self.clock = clock
+            self.writeFile = writeFile
         }
     }
 
@@ -59,7 +63,8 @@ public final class DefaultsStore: PreferenceStore {
     /// this process knows, so the moved-aside file loses nothing.
     private var needsFullRewrite = false
     private var warnings: [String] = []
-    private var lastWriteError: String?
+    /// The failure of the last save, while saves fail: the same one is not reported again.
+    private var lastWriteError: WriteFailure?
     private var observers: [Int: (Set<String>) -> Void] = [:]
     private var nextObserverID = 0
     /// Keys saved entry by entry, and how each settles an entry two processes changed.
@@ -68,7 +73,7 @@ public final class DefaultsStore: PreferenceStore {
     /// A store on `fileURL`. `argumentDomain` is usually `ArgumentDomain.split(…).domain`.
     public init(fileURL: URL, argumentDomain: [String: PropertyListValue] = [:], options: Options = Options()) {
         self.fileURL = fileURL
-        self.file = DefaultsFile(url: fileURL)
+        self.file = DefaultsFile(url: fileURL, writeFile: options.writeFile)
         self.options = options
         self.lastStampCheck = options.clock()
         domains.argument = argumentDomain
@@ -250,11 +255,10 @@ public final class DefaultsStore: PreferenceStore {
         guard settled || overdue || needsFullRewrite else { return }
         do {
             try flush()
-            lastWriteError = nil
         } catch {
-            let message = "The settings could not be saved to \(fileURL.path): \(error)"
-            if message != lastWriteError { warnings.append(message) }
-            lastWriteError = message
+            let failure = WriteFailure(error)
+            if failure != lastWriteError { warnings.append("The settings could not be saved to \(fileURL.path): \(error)") }
+            lastWriteError = failure
             pending.postpone(to: now)
         }
     }
@@ -296,6 +300,7 @@ public final class DefaultsStore: PreferenceStore {
         }
         pending.removeAll()
         needsFullRewrite = false
+        lastWriteError = nil  // saved: a later failure, even the same one, is news again
         domains.persistent = written
         notify(DefaultsDomains.changedKeys(from: old, to: domains))
     }

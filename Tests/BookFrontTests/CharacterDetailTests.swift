@@ -26,9 +26,60 @@ private final class DetailPilot: Pilot {
     var detail: CharacterDetailScreen? { navigation.topScreen as? CharacterDetailScreen }
 }
 
+/// Background work held back until the test runs it, so a frame cannot race it.
+private final class HeldWork {
+    var jobs: [@Sendable () -> Void] = []
+}
+
 @Suite("Character detail")
 struct CharacterDetailTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wl-chardetail-\(UUID().uuidString)")
+
+    /// The detail on top of the list before launch, as the restoration class leaves it, with
+    /// the book's background search held back.
+    private func launchOnDetail(firstFrameWait: TimeInterval, held: HeldWork, padding: Int = 0) throws -> (Pilot, CharactersContext) {
+        let book = folder.appendingPathComponent("books/alice29.txt")
+        try FileManager.default.createDirectory(at: book.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let text = "CHAPTER I.\n\nDown the hole.\n" + String(repeating: "x", count: padding) + "\n\nCHAPTER II.\n\nThe Queen of Hearts shouted.\n"
+        try Data(text.utf8).write(to: book)
+        let queen = BookCharacter(id: "queen", name: "Queen of Hearts", aliases: ["Queen"], description: "Shouts a lot.", firstChapter: 2)
+        let context = CharactersContext(catalog: .success(CharacterCatalog(characters: [queen])), store: InMemoryPreferenceStore(), bookURL: book)
+        context.book.startInBackground = { held.jobs.append($0) }
+        context.book.firstFrameWait = firstFrameWait
+        let navigation = CharacterListScreen.makeNavigation(context: context)
+        navigation.push(CharacterDetailScreen(character: queen, context: context))
+        return (Pilot(navigation, columns: 60, rows: 16), context)
+    }
+
+    @Test func theFirstFrameOfALaunchOnTheDetailAlreadyShowsTheChapters() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let held = HeldWork()
+        let (pilot, _) = try launchOnDetail(firstFrameWait: 60, held: held)
+        #expect(pilot.terminal.framesPresented == 1)
+        #expect(pilot.lines.contains(" Appears in chapters 2 (1 mention)."))
+        #expect(!pilot.lines.contains(" " + CharacterInfoText.chapterSummary(.searching)))
+        let framesBefore = pilot.terminal.framesPresented
+        for job in held.jobs { job() }
+        try pilot.send(.wake)
+        #expect(pilot.terminal.framesPresented == framesBefore, "the background found the search done: nothing to redraw")
+    }
+
+    /// Out of time, or a book too big to read on the main thread: the frame says "searching"
+    /// and the background's result comes with the wake.
+    @Test(arguments: [false, true])
+    func withoutTheTimeToSearchTheFirstFrameSaysSearchingAndTheWakeBringsTheChapters(bookTooBig: Bool) throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let held = HeldWork()
+        let padding = bookTooBig ? Int(CharacterBook.firstFrameSearchLimit) : 0
+        let (pilot, _) = try launchOnDetail(firstFrameWait: 0, held: held, padding: padding)
+        #expect(pilot.lines.contains(" " + CharacterInfoText.chapterSummary(.searching)))
+        // A small book is begun for the frame and handed back when the time is out; a big one
+        // is never begun on the main thread.
+        #expect(held.jobs.count == (bookTooBig ? 1 : 2))
+        for job in held.jobs { job() }
+        try pilot.send(.wake)
+        #expect(pilot.lines.contains(" Appears in chapters 2 (1 mention)."))
+    }
 
     @Test func aBookInstalledWhileTheDetailIsShownIsPickedUpAtTheNextWake() throws {
         defer { try? FileManager.default.removeItem(at: folder) }

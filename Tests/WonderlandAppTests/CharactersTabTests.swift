@@ -15,10 +15,13 @@ private final class CharactersLaunch: Pilot {
     let root: TabScreen
     let services: AppServices
 
-    /// `restoring` is an archive to restore before the first frame, as a relaunch does.
-    init(store: InMemoryPreferenceStore, dataFolder: URL, restoring archive: Data? = nil, columns: Int = 80, rows: Int = 24) throws {
+    /// `restoring` is an archive to restore before the first frame, as a relaunch does;
+    /// `firstFrameWait` replaces how long that frame may wait for the chapter search.
+    init(store: InMemoryPreferenceStore, dataFolder: URL, restoring archive: Data? = nil, columns: Int = 80, rows: Int = 24,
+         firstFrameWait: TimeInterval? = nil) throws {
         let services = AppServices(store: store, bundle: .embedded, launch: LaunchOptions(dataFolder: dataFolder))
         let root = RootScreen.make(services: services)
+        if let firstFrameWait { services.shared.characters?.book.firstFrameWait = firstFrameWait }
         if let archive { _ = try RootScreen.restorationEngine(services: services).restore(from: archive, root: root) }
         self.services = services
         self.root = root
@@ -98,6 +101,27 @@ struct CharactersTabTests {
         // Still typing where it was left.
         try second.type("d")
         #expect(second.lines[noteRow + 1] == " fadesd, q")
+    }
+
+    @Test func aLaunchRestoredOntoADetailShowsItsChaptersInTheFirstFrame() throws {
+        defer { try? FileManager.default.removeItem(at: dataFolder) }
+        let book = BookLibrary.defaultBookURL(dataFolder: dataFolder)
+        try FileManager.default.createDirectory(at: book.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("CHAPTER I.\n\nDown the hole.\n\nCHAPTER II.\n\nThe Cheshire Cat grinned.\n".utf8).write(to: book)
+        let store = InMemoryPreferenceStore()
+        let first = try CharactersLaunch(store: store, dataFolder: dataFolder)
+        try first.press(.character("2"), .character("/"))
+        try first.type("chesh")
+        try first.press(.enter, .character("e"))
+        let archive = try first.preserve()
+
+        // The app's own background search and restoration; the time allowed is generous so a
+        // busy machine cannot make the first frame fall back to the placeholder.
+        let second = try CharactersLaunch(store: store, dataFolder: dataFolder, restoring: archive, columns: 100, rows: 30, firstFrameWait: 60)
+        #expect(second.terminal.framesPresented == 1)
+        #expect(second.detail?.character.id == "cheshire-cat" && second.detail?.isEditing == true)
+        #expect(second.row(of: "Appears in chapters 2 (1 mention).") != nil)
+        #expect(second.row(of: CharacterInfoText.chapterSummary(.searching)) == nil)
     }
 
     @Test func leavingTheEditorSavesTheNoteAndTheNextVisitShowsIt() throws {

@@ -14,10 +14,13 @@ public enum AppearanceStatus: Equatable, Sendable {
 /// The book the Characters tab searches (the default book), loaded and searched once for every
 /// character, off the main thread: the search reads the whole text, which is worth keeping
 /// out of a keystroke. The worker leaves its result here under a lock and posts a wake-up; the
-/// detail screens read it when the run loop delivers the wake.
+/// detail screens read it when the run loop delivers the wake. A launch restored onto a detail
+/// screen gives it a little time first (`waitForSearch`), so its first frame shows the chapters.
 public final class CharacterBook: @unchecked Sendable {
     private enum State {
         case idle
+        /// Handed to the background, not begun: whoever claims it first runs it.
+        case queued
         case working
         case done([String: [Int: Int]], chapterCount: Int)
         case failed(String)
@@ -26,8 +29,16 @@ public final class CharacterBook: @unchecked Sendable {
     public let url: URL
     private let catalog: CharacterCatalog
     private let runsInBackground: Bool
-    private let lock = NSLock()
+    /// Guards `state`; signalled when the search ends.
+    private let lock = NSCondition()
     private var state = State.idle
+    /// How long a first frame may wait for the search: long enough for the default book
+    /// (a few milliseconds in a release build), short enough that a huge book, a slow disk or
+    /// a debug build does not hold the launch; past it the frame says "searching" and the
+    /// wake brings the chapters.
+    public var firstFrameWait: TimeInterval = 0.15
+    /// Runs the search off the main thread (tests may hold it back).
+    public var startInBackground: (@escaping @Sendable () -> Void) -> Void = { DispatchQueue.global(qos: .userInitiated).async(execute: $0) }
 
     /// `runsInBackground` false does the work on the caller's thread (headless tests).
     public init(url: URL, catalog: CharacterCatalog, runsInBackground: Bool = true) {
@@ -45,7 +56,7 @@ public final class CharacterBook: @unchecked Sendable {
         switch current {
         case .done(let all, let chapterCount): return .found(mentions: all[id] ?? [:], chapterCount: chapterCount)
         case .failed(let reason): return .unreadable(reason)
-        case .working: return .searching
+        case .queued, .working: return .searching
         case .idle:
             guard FileManager.default.fileExists(atPath: url.path) else { return .bookNotInstalled(path: url.path) }
             start()
@@ -53,32 +64,96 @@ public final class CharacterBook: @unchecked Sendable {
         }
     }
 
+    /// Makes the search done within `timeout` seconds if it can, for a first frame: a search
+    /// the background has not begun is run here (books up to `firstFrameSearchLimit`),
+    /// character by character, and handed back to the background if the time runs out; one
+    /// already running, or of a bigger book, is waited for. Returns false if it is still not
+    /// done then.
+    @discardableResult
+    public func waitForSearch(upTo timeout: TimeInterval) -> Bool {
+        _ = status(for: "")
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        if isSmallEnoughToSearchNow(), claim() {
+            if let result = search(until: deadline) {
+                finish(result)
+                return true
+            }
+            lock.lock()
+            state = .queued
+            lock.unlock()
+            startInBackground { self.runIfUnclaimed() }
+            return false
+        }
+        lock.lock()
+        defer { lock.unlock() }
+        while isPending(state) {
+            guard lock.wait(until: deadline) else { return false }
+        }
+        return true
+    }
+
+    /// Books over this many bytes are not searched for a first frame: at the release build's
+    /// 25 MB/s or so (every character, the default book) they could not finish in time, and
+    /// reading them on the main thread would already hold the launch.
+    static let firstFrameSearchLimit: UInt64 = 4 << 20
+
+    private func isSmallEnoughToSearchNow() -> Bool {
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.uint64Value
+        return size.map { $0 <= Self.firstFrameSearchLimit } ?? false
+    }
+
     private func start() {
         lock.lock()
         guard case .idle = state else { lock.unlock(); return }
-        state = .working
+        state = .queued
         lock.unlock()
         if runsInBackground {
-            DispatchQueue.global(qos: .userInitiated).async { self.search() }
+            startInBackground { self.runIfUnclaimed() }
         } else {
-            search()
+            runIfUnclaimed()
         }
     }
 
-    private func search() {
-        let result: State
+    private func isPending(_ state: State) -> Bool {
+        switch state {
+        case .queued, .working: true
+        default: false
+        }
+    }
+
+    /// Takes the queued search for the calling thread; false if another has it or it is done.
+    private func claim() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard case .queued = state else { return false }
+        state = .working
+        return true
+    }
+
+    private func runIfUnclaimed() {
+        guard claim(), let result = search(until: nil) else { return }
+        finish(result)
+    }
+
+    /// The search's outcome, or nil when `deadline` passed before every character was done.
+    private func search(until deadline: Date?) -> State? {
         do {
             let document = try BookLoader.load(path: url.path)
             var all: [String: [Int: Int]] = [:]
             for character in catalog.characters {
+                if let deadline, Date() >= deadline { return nil }
                 all[character.id] = CharacterAppearances.find(names: character.searchNames, in: document)
             }
-            result = .done(all, chapterCount: document.chapters.count)
+            return .done(all, chapterCount: document.chapters.count)
         } catch {
-            result = .failed("\(error)")
+            return .failed("\(error)")
         }
+    }
+
+    private func finish(_ result: State) {
         lock.lock()
         state = result
+        lock.broadcast()
         lock.unlock()
         if runsInBackground { Wakeup.post() }
     }

@@ -131,6 +131,12 @@ public final class CharacterDetailScreen: Screen {
 
     // MARK: background news
 
+    /// A launch restored onto this screen waits, briefly, for the chapter search, so the first
+    /// frame says where the character appears rather than "searching".
+    public override func prepareForFirstFrame() {
+        context.book.waitForSearch(upTo: context.book.firstFrameWait)
+    }
+
     public override func handleWake() -> Bool {
         let now = context.book.status(for: character.id)
         defer { shownAppearances = now }
