@@ -2,7 +2,7 @@ import Screens
 import Terminal
 import Testing
 
-/// Checks on what the screen shows, for Swift Testing. Each records an issue at the caller's
+/// Checks on what the screen shows, for Swift Testing. Each records a test failure at the caller's
 /// line when the screen differs, with the screen in the message (rows numbered, edges marked),
 /// and returns whether it passed, so a test can stop early with `guard … else { return }`.
 extension DrivesApplication {
