@@ -37,34 +37,37 @@ let package = Package(
         ),
         // What text from outside must become before a terminal or a log sees it; no dependencies.
         .target(name: "TextSafety"),
+        // What the operating system and the standard library lack, written once: locks, waits on
+        // the monotonic clock, printf-style numbers, trimming, local time. Only FoundationEssentials.
+        .target(name: "Platform"),
         .target(name: "Terminal", dependencies: ["CNcursesw", "TextSafety"]),
-        .target(name: "PropertyList"),
-        .target(name: "KeyedArchive", dependencies: ["PropertyList"]),
-        .target(name: "FileSafety"),
-        .target(name: "Defaults", dependencies: ["PropertyList", "KeyedArchive", "FileSafety"]),
-        .target(name: "Restoration", dependencies: ["PropertyList", "KeyedArchive", "FileSafety", "TextSafety"]),
-        .target(name: "Screens", dependencies: ["Terminal", "TextSafety", "Restoration", "Defaults", "PropertyList", "KeyedArchive"]),
+        .target(name: "PropertyList", dependencies: ["Platform"]),
+        .target(name: "KeyedArchive", dependencies: ["PropertyList", "Platform"]),
+        .target(name: "FileSafety", dependencies: ["Platform"]),
+        .target(name: "Defaults", dependencies: ["PropertyList", "KeyedArchive", "FileSafety", "Platform"]),
+        .target(name: "Restoration", dependencies: ["PropertyList", "KeyedArchive", "FileSafety", "TextSafety", "Platform"]),
+        .target(name: "Screens", dependencies: ["Terminal", "TextSafety", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "Platform"]),
         // A pilot that drives an Application on a headless terminal, and checks on what it shows.
         .target(name: "ScreensTesting", dependencies: ["Screens", "Terminal"]),
         // The synced key-value store and its backends; knows nothing of screens or fronts.
-        .target(name: "Cloud", dependencies: ["PropertyList", "FileSafety", "Defaults"]),
+        .target(name: "Cloud", dependencies: ["PropertyList", "FileSafety", "Defaults", "Platform"]),
         // The synced store's PostgreSQL backend: the only module that knows of NIO and SQL.
         .target(name: "CloudPostgres", dependencies: [
-            "Cloud", "FileSafety",
+            "Cloud", "FileSafety", "Platform",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The fronts: each knows its own world and draws through Screens; neither imports the other.
-        .target(name: "MapFront", dependencies: ["Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive"]),
-        .target(name: "BookFront", dependencies: ["Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "FileSafety",
+        .target(name: "MapFront", dependencies: ["Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "Platform"]),
+        .target(name: "BookFront", dependencies: ["Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "FileSafety", "Platform",
                                                   .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
         .target(name: "WonderlandApp", dependencies: ["Screens", "Terminal", "TextSafety", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "FileSafety",
-                                                      "MapFront", "BookFront", "Cloud", "CloudPostgres"]),
+                                                      "MapFront", "BookFront", "Cloud", "CloudPostgres", "Platform"]),
         .executableTarget(
             name: "wonderland",
             dependencies: [
-                "WonderlandApp", "Screens", "Terminal", "TextSafety", "PropertyList", "KeyedArchive", "Restoration", "Defaults", "Cloud", "CloudPostgres", "FileSafety",
+                "WonderlandApp", "Screens", "Terminal", "TextSafety", "PropertyList", "KeyedArchive", "Restoration", "Defaults", "Cloud", "CloudPostgres", "FileSafety", "Platform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
