@@ -355,8 +355,13 @@ public final class Application {
     /// before is not kept twice.
     private func collectMessages() {
         func visit(_ screen: Screen) {
-            let source = String(describing: ObjectIdentifier(screen))
-            for (index, text) in screen.messages.enumerated() { messageLog.note(text, from: source + "#\(index)") }
+            let messages = screen.messages
+            if !messages.isEmpty {
+                // Named by the screen's identity without `String(describing:)`, whose dynamic
+                // casts scan every conformance in the binary on the first frame.
+                let source = String(UInt(bitPattern: ObjectIdentifier(screen)), radix: 16)
+                for (index, text) in messages.enumerated() { messageLog.note(text, from: source + "#" + String(index)) }
+            }
             for child in screen.visibleChildren { visit(child) }
         }
         visit(root)

@@ -72,11 +72,22 @@ public struct MouseEvent: Hashable, Sendable {
 }
 
 /// Why the app is asked to end. Each maps to a signal, except `.quit`, which the user asks for.
-public enum TerminationReason: Hashable, Sendable {
+public enum TerminationReason: Hashable, Sendable, CustomStringConvertible {
     case quit
     case interrupt   // SIGINT, Ctrl-C
     case terminate   // SIGTERM
     case hangup      // SIGHUP: the terminal went away
+
+    /// The case's name, as the restoration log writes it; spelled out so that writing it needs
+    /// no reflection on the way out.
+    public var description: String {
+        switch self {
+        case .quit: "quit"
+        case .interrupt: "interrupt"
+        case .terminate: "terminate"
+        case .hangup: "hangup"
+        }
+    }
 }
 
 /// Everything the run loop reacts to. Signals arrive here too, as plain events: the signal
