@@ -61,28 +61,11 @@ struct XHTMLTextBuilder {
         documentStarts[path] = nextTextOffset
         skipDepth = 0
         preDepth = 0
-        var events: [Event] = []
-        // XMLParser calls back synchronously; the events are collected and applied here so the
-        // builder stays a value type.
         let sanitized = XMLSafety.sanitize(data)
-        let failure = XMLWalker.walk(sanitized: sanitized, onStart: { events.append(.start($0, $1)) },
-                                     onEnd: { events.append(.end($0)) },
-                                     onText: { events.append(.text($0)) })
-        for event in events {
-            switch event {
-            case .start(let name, let attributes): start(name, attributes)
-            case .end(let name): end(name)
-            case .text(let text): append(text)
-            }
-        }
+        let failure = XMLWalker.walk(sanitized: sanitized, onStart: { start($0, $1) }, onEnd: { end($0) },
+                                     onText: { append($0) })
         closeOpenElements()
         return Problems(failure: failure, declaredEntities: sanitized.declaredEntities)
-    }
-
-    private enum Event {
-        case start(String, [String: String])
-        case end(String)
-        case text(String)
     }
 
     private mutating func start(_ name: String, _ attributes: [String: String]) {

@@ -1,20 +1,21 @@
 import Foundation
 
-/// Makes an EPUB's XML safe to hand to the parser: the DOCTYPE (with any internal subset of
+/// Makes an EPUB's XML safe to hand to `XMLWalker`: the DOCTYPE (with any internal subset of
 /// entity declarations, the "billion laughs" attack) is cut out before parsing, so no entity is
 /// ever declared or expanded and no external DTD is fetched. What remains are the XML
 /// predefined entities and numeric character references. Named HTML references that EPUB 2 books
 /// take from the XHTML DTD (&nbsp;, &mdash;, …) are rewritten as numeric references from a
-/// fixed table; any other named reference is shown as written.
+/// fixed table; any other named reference is shown as written. Whatever is cut leaves its line
+/// breaks behind, so an error's line is the file's. The result is always valid UTF-8.
 enum XMLSafety {
     struct Sanitized {
-        var data: Data
+        var bytes: [UInt8]
         /// The document declared entities of its own (they were dropped, never expanded).
         var declaredEntities: Bool
     }
 
     static func sanitize(_ input: Data) -> Sanitized {
-        let bytes = [UInt8](input)
+        let bytes = transcodingUTF16([UInt8](input))
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count)
         var declaredEntities = false
@@ -35,23 +36,29 @@ enum XMLSafety {
                     continue
                 }
                 if starts(bytes, at: index, with: "<?") {
-                    // Processing instructions are never used, and Foundation's XMLParser crashes
-                    // on one without data, `<?x?>` (strlen of NULL; found by Fuzz/FuzzEPUBContents):
-                    // all go, except the XML declaration at the very start.
+                    // Processing instructions are never used: all go, except the XML declaration
+                    // at the very start, whose encoding `repairingUTF8` reads.
                     let end = find(bytes, "?>", from: index + 2).map { $0 + 2 } ?? bytes.count
-                    if isDeclaration(bytes, at: index, after: output) { output.append(contentsOf: bytes[index..<end]) }
+                    if isDeclaration(bytes, at: index, after: output) {
+                        output.append(contentsOf: bytes[index..<end])
+                    } else {
+                        appendLineBreaks(of: bytes[index..<end], to: &output)
+                    }
                     index = end
                     continue
                 }
                 if starts(bytes, at: index, with: "<!DOCTYPE") || starts(bytes, at: index, with: "<!doctype") {
                     let end = doctypeEnd(bytes, from: index)
                     if find(bytes[index..<end], "<!ENTITY") != nil { declaredEntities = true }
+                    appendLineBreaks(of: bytes[index..<end], to: &output)
                     index = end
                     continue
                 }
                 if starts(bytes, at: index, with: "<!ENTITY") {
                     declaredEntities = true
-                    index = bytes[index...].firstIndex(of: UInt8(ascii: ">")).map { $0 + 1 } ?? bytes.count
+                    let end = bytes[index...].firstIndex(of: UInt8(ascii: ">")).map { $0 + 1 } ?? bytes.count
+                    appendLineBreaks(of: bytes[index..<end], to: &output)
+                    index = end
                     continue
                 }
             }
@@ -64,17 +71,42 @@ enum XMLSafety {
             output.append(byte)
             index += 1
         }
-        return Sanitized(data: Data(repairingUTF8(output)), declaredEntities: declaredEntities)
+        return Sanitized(bytes: repairingUTF8(output), declaredEntities: declaredEntities)
     }
 
-    /// libxml2 hands an element name holding invalid UTF-8 (`<\u{F4}ip/>`) straight to
-    /// Foundation's XMLParser, which traps on it (found by Fuzz/FuzzEPUBContents), and a
-    /// declaration naming an unknown encoding, or a broken one, leaves such bytes raw. So the
-    /// parser is only ever given valid UTF-8: a document declaring Latin-1 is converted here
-    /// and its declaration dropped; in any other, each bad sequence becomes U+FFFD, as the
-    /// book's text would show it anyway. UTF-16 (which EPUB allows) is left to libxml2.
+    private static func appendLineBreaks(of cut: ArraySlice<UInt8>, to output: inout [UInt8]) {
+        output.append(contentsOf: cut.filter { $0 == 0x0A || $0 == 0x0D })
+    }
+
+    /// A UTF-16 document (EPUB allows it), told by its byte order mark or by the `<` it must
+    /// start with, as UTF-8 without the mark; any other input as it is.
+    static func transcodingUTF16(_ bytes: [UInt8]) -> [UInt8] {
+        let bigEndian: Bool
+        var start = 0
+        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) {
+            bigEndian = bytes[0] == 0xFE
+            start = 2
+        } else if bytes.starts(with: [0x00, 0x3C]) || bytes.starts(with: [0x3C, 0x00]) {
+            bigEndian = bytes[0] == 0x00
+        } else {
+            return bytes
+        }
+        var units: [UInt16] = []
+        units.reserveCapacity((bytes.count - start) / 2)
+        var index = start
+        while index + 1 < bytes.count {
+            let high = UInt16(bytes[bigEndian ? index : index + 1])
+            let low = UInt16(bytes[bigEndian ? index + 1 : index])
+            units.append(high << 8 | low)
+            index += 2
+        }
+        return Array(String(decoding: units, as: UTF16.self).utf8)
+    }
+
+    /// The parser is only ever given valid UTF-8: a document declaring Latin-1 is converted here
+    /// and its declaration dropped; in any other (one that names an unknown encoding, or a
+    /// broken one), each bad sequence becomes U+FFFD, as the book's text would show it anyway.
     static func repairingUTF8(_ bytes: [UInt8]) -> [UInt8] {
-        if isUTF16(bytes) { return bytes }
         if let declarationEnd = latin1DeclarationEnd(bytes) {
             var output: [UInt8] = []
             output.reserveCapacity(bytes.count)
@@ -90,11 +122,6 @@ enum XMLSafety {
         }
         if String(validating: bytes, as: UTF8.self) != nil { return bytes }
         return Array(String(decoding: bytes, as: UTF8.self).utf8)
-    }
-
-    private static func isUTF16(_ bytes: [UInt8]) -> Bool {
-        bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE])
-            || bytes.starts(with: [0x00, 0x3C]) || bytes.starts(with: [0x3C, 0x00])
     }
 
     /// Where the XML declaration ends, when it names ISO-8859-1.
