@@ -1,8 +1,9 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Layering (see ARCHITECTURE.md): only Terminal imports CNcursesw; Screens knows nothing of
-// fronts; PropertyList -> KeyedArchive are pure value code with no terminal dependency.
+// Layering (see ARCHITECTURE.md): only Terminal imports CNcursesw and only BookFront CZlib;
+// Screens knows nothing of fronts; PropertyList -> KeyedArchive are pure value code with no
+// terminal dependency.
 let package = Package(
     name: "wonderland",
     platforms: [.macOS(.v13)],
@@ -23,7 +24,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         // The synced store's server backend (issue 9): a PostgreSQL client, with TLS and logging.
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
@@ -34,6 +34,12 @@ let package = Package(
             name: "CNcursesw",
             pkgConfig: "ncursesw",
             providers: [.apt(["libncursesw5-dev"])]
+        ),
+        // zlib's raw inflate and CRC-32, for the EPUB reader's zip archives.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
         ),
         // What text from outside must become before a terminal or a log sees it; no dependencies.
         .target(name: "TextSafety"),
@@ -60,8 +66,7 @@ let package = Package(
         ]),
         // The fronts: each knows its own world and draws through Screens; neither imports the other.
         .target(name: "MapFront", dependencies: ["Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "Platform"]),
-        .target(name: "BookFront", dependencies: ["Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "FileSafety", "Platform",
-                                                  .product(name: "ZIPFoundation", package: "ZIPFoundation")]),
+        .target(name: "BookFront", dependencies: ["Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "FileSafety", "Platform", "CZlib"]),
         .target(name: "WonderlandApp", dependencies: ["Screens", "Terminal", "TextSafety", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "FileSafety",
                                                       "MapFront", "BookFront", "Cloud", "CloudPostgres", "Platform"]),
         .executableTarget(
@@ -145,7 +150,8 @@ let package = Package(
         .testTarget(name: "MapFrontTests", dependencies: ["MapFront", "Screens", "ScreensTesting", "Terminal", "Defaults", "PropertyList", "KeyedArchive", "Restoration"],
                     // Read by path: gpsfake replays it.
                     exclude: ["Fixtures/paris-walk.nmea"]),
-        .testTarget(name: "BookFrontTests", dependencies: ["BookFront", "Screens", "ScreensTesting", "Terminal", "Defaults", "PropertyList", "KeyedArchive", "Restoration"]),
+        // CZlib: the zip reader's tests deflate their own entries.
+        .testTarget(name: "BookFrontTests", dependencies: ["BookFront", "Screens", "ScreensTesting", "Terminal", "Defaults", "PropertyList", "KeyedArchive", "Restoration", "CZlib"]),
         .testTarget(name: "RestorationTests", dependencies: ["Restoration", "PropertyList", "KeyedArchive", "FileSafety", "PropertyListTestSupport", "TextSafety"]),
     ],
     swiftLanguageModes: [.v6]

@@ -2,8 +2,8 @@ import Foundation
 
 /// A minimal zip writer (stored entries, no compression) for FuzzEPUBContents: the harness turns
 /// fuzzed file contents into a well-formed archive with correct CRCs, so mutations reach the
-/// EPUB's XML instead of dying at the CRC check. Written here rather than with ZIPFoundation so
-/// the archive does not come from the very library that reads it.
+/// EPUB's XML instead of dying at the CRC check. Written here, apart from the app's zip reader, so
+/// the archive does not come from the code that reads it.
 public enum StoredZip {
     public static func archive(_ files: [(path: String, contents: Data)]) -> Data {
         var out = Data()

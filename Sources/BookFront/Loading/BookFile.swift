@@ -60,10 +60,15 @@ enum BookFile {
         try withRegularFile(path, limit: limit) { descriptor, _ in FileIdentity.of(descriptor: descriptor) }
     }
 
-    /// Checks that `path` is a regular, non-empty file within `limit`, for readers that open
-    /// it themselves (the zip reader of an EPUB).
-    static func check(path: String, limit: FileLimit) throws {
-        try withRegularFile(path, limit: limit) { _, _ in }
+    /// Opens `path` as a regular, non-empty file within `limit` and hands over a descriptor of
+    /// its own (the caller closes it) and the file's size, for the zip reader of an EPUB, which
+    /// reads the file as it goes: the file that passed the check is the one read.
+    static func openDescriptor(path: String, limit: FileLimit) throws -> (descriptor: Int32, size: Int) {
+        try withRegularFile(path, limit: limit) { descriptor, size in
+            let copy = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+            guard copy >= 0 else { throw openError(path: path, errno: errno) }
+            return (copy, size)
+        }
     }
 
     private static func withRegularFile<Result>(_ path: String, limit: FileLimit, _ body: (Int32, Int) throws -> Result) throws -> Result {

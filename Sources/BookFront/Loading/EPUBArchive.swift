@@ -1,41 +1,39 @@
 import FileSafety
 import Foundation
-import ZIPFoundation
 
 /// An EPUB's zip archive, read defensively: every entry path is checked before anything is
 /// read (a path that leaves the archive, "../x" or "/etc/x", refuses the whole book), and what
 /// is extracted is capped per entry and in total, counting the bytes actually inflated, not the
-/// sizes the archive claims (a zip bomb lies about those).
+/// sizes the archive claims (a zip bomb lies about those). The zip format itself is read by
+/// `ZipArchive`, which trusts no offset, count or size the file gives.
 final class EPUBArchive {
     static let entryLimit = 64 << 20
     static let totalLimit = 200 << 20
     static let maximumEntries = 20_000
 
     let path: String
-    private let archive: Archive
-    private var entriesByPath: [String: Entry] = [:]
+    private let archive: ZipArchive
+    private var entriesByPath: [String: ZipEntry] = [:]
     private var extracted = 0
 
     init(path: String) throws {
         self.path = path
-        // The zip reader opens the file itself: it must be a regular file of an EPUB's size.
-        try BookFile.check(path: path, limit: .epubBook)
+        // The descriptor that passed the regular-file check is the one read: nothing can be
+        // swapped in between.
+        let (descriptor, size) = try BookFile.openDescriptor(path: path, limit: .epubBook)
         do {
-            archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
+            archive = try ZipArchive(descriptor: descriptor, size: size, maximumEntries: Self.maximumEntries)
+        } catch ZipError.tooManyEntries {
+            throw BookLoadError(path: path, reason: "is not a valid EPUB (more than \(Self.maximumEntries) files in the archive)")
         } catch {
             throw BookLoadError(path: path, reason: "is not a valid EPUB (the zip archive cannot be read)")
         }
-        var count = 0
-        for entry in archive {
-            count += 1
-            guard count <= Self.maximumEntries else {
-                throw BookLoadError(path: path, reason: "is not a valid EPUB (more than \(Self.maximumEntries) files in the archive)")
-            }
-            let name = entry.path
+        for entry in archive.entries {
+            let name = entry.name
             guard Self.staysInside(name) else {
                 throw BookLoadError(path: path, reason: "refused: the archive holds a file whose path leaves it (\(name))")
             }
-            guard entry.type == .file else { continue }  // directories; symlinks are never followed
+            guard entry.kind == .file else { continue }  // directories; symlinks are never followed
             entriesByPath[Self.normalized(name)] = entry
         }
     }
@@ -51,24 +49,21 @@ final class EPUBArchive {
         guard claimed <= UInt64(Self.entryLimit), extracted + Int(claimed) <= Self.totalLimit else {
             throw tooBig(entryPath)
         }
-        var data = Data()
-        data.reserveCapacity(Int(claimed))
-        let limit = min(Self.entryLimit, Self.totalLimit - extracted)
+        let bytes: [UInt8]
         do {
-            _ = try archive.extract(entry, skipCRC32: false) { chunk in
-                guard data.count + chunk.count <= limit, data.count + chunk.count <= Int(claimed) else { throw Oversize() }
-                data.append(chunk)
-            }
-        } catch is Oversize {
+            bytes = try archive.extract(entry, limit: min(Self.entryLimit, Self.totalLimit - extracted))
+        } catch ZipError.tooBig {
             throw tooBig(entryPath)
+        } catch ZipError.encrypted {
+            throw BookLoadError(path: path, reason: "is not a valid EPUB (\(entryPath) is encrypted with zip encryption)")
+        } catch ZipError.unsupportedMethod(let method) {
+            throw BookLoadError(path: path, reason: "is not a valid EPUB (\(entryPath) is compressed with zip method \(method), not deflate)")
         } catch {
             throw BookLoadError(path: path, reason: "is not a valid EPUB (\(entryPath) is damaged in the archive)")
         }
-        extracted += data.count
-        return data
+        extracted += bytes.count
+        return Data(bytes)
     }
-
-    private struct Oversize: Error {}
 
     private func tooBig(_ entryPath: String) -> BookLoadError {
         BookLoadError(path: path, reason: "refused: \(entryPath) is too big once unpacked (the limit is \(Self.entryLimit >> 20) MB a file, \(Self.totalLimit >> 20) MB in all)")
