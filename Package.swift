@@ -144,6 +144,7 @@ let package = Package(
         // Reads Package.swift, the imports and ARCHITECTURE.md's table; depends on nothing of ours.
         .testTarget(name: "LayeringTests"),
         .testTarget(name: "CloudTests", dependencies: ["Cloud", "PropertyList", "Defaults"]),
+        .testTarget(name: "CloudServerTests", dependencies: ["CloudServer", "Cloud", "PropertyList", "Platform"]),
         .testTarget(name: "CloudPostgresTests", dependencies: ["CloudPostgres", "CloudServer", "Cloud", "PropertyList", "Platform"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TextSafety"]),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "ScreensTesting", "Terminal", "TextSafety", "Defaults", "PropertyList"]),
