@@ -9,6 +9,8 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "wonderland", targets: ["wonderland"]),
+        // Installed beside `wonderland`: the app starts it when a Sync Server is set.
+        .executable(name: "wonderland-sync-server", targets: ["wonderland-sync-server"]),
         // For the fuzz package in Fuzz/, which depends on this one by path.
         .library(name: "PropertyList", targets: ["PropertyList"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
@@ -57,9 +59,12 @@ let package = Package(
         .target(name: "ScreensTesting", dependencies: ["Screens", "Terminal"]),
         // The synced key-value store and its backends; knows nothing of screens or fronts.
         .target(name: "Cloud", dependencies: ["PropertyList", "FileSafety", "Defaults", "Platform"]),
+        // The sync server as the app sees it: its address, its password, and the helper process
+        // that talks to it over pipes. No NIO, no full Foundation.
+        .target(name: "CloudServer", dependencies: ["Cloud", "PropertyList", "FileSafety", "Platform"]),
         // The synced store's PostgreSQL backend: the only module that knows of NIO and SQL.
         .target(name: "CloudPostgres", dependencies: [
-            "Cloud", "FileSafety", "Platform",
+            "Cloud", "CloudServer", "FileSafety", "Platform",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
             .product(name: "Logging", package: "swift-log"),
@@ -68,14 +73,17 @@ let package = Package(
         .target(name: "MapFront", dependencies: ["Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "Platform"]),
         .target(name: "BookFront", dependencies: ["Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "FileSafety", "Platform", "CZlib"]),
         .target(name: "WonderlandApp", dependencies: ["Screens", "Terminal", "TextSafety", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "FileSafety",
-                                                      "MapFront", "BookFront", "Cloud", "CloudPostgres", "Platform"]),
+                                                      "MapFront", "BookFront", "Cloud", "CloudServer", "Platform"]),
         .executableTarget(
             name: "wonderland",
             dependencies: [
-                "WonderlandApp", "Screens", "Terminal", "TextSafety", "PropertyList", "KeyedArchive", "Restoration", "Defaults", "Cloud", "CloudPostgres", "FileSafety", "Platform",
+                "WonderlandApp", "Screens", "Terminal", "TextSafety", "PropertyList", "KeyedArchive", "Restoration", "Defaults", "Cloud", "CloudServer", "FileSafety", "Platform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The server backend in a process of its own, so the app never links NIO or the full
+        // Foundation: framed requests on stdin, answers on stdout.
+        .executableTarget(name: "wonderland-sync-server", dependencies: ["CloudPostgres", "CloudServer", "Cloud", "PropertyList", "Platform"]),
         .executableTarget(
             name: "bench-plist",
             dependencies: ["PropertyList"],
@@ -118,7 +126,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "cloud-hammer",
-            dependencies: ["Cloud", "CloudPostgres", "PropertyList"],
+            dependencies: ["Cloud", "CloudServer", "CloudPostgres", "PropertyList"],
             path: "Benchmarks/cloud-hammer"
         ),
         // Saves through the fields' owners on a shared defaults file: spawned by the
@@ -141,10 +149,11 @@ let package = Package(
         // Reads Package.swift, the imports and ARCHITECTURE.md's table; depends on nothing of ours.
         .testTarget(name: "LayeringTests"),
         .testTarget(name: "CloudTests", dependencies: ["Cloud", "PropertyList", "Defaults"]),
-        .testTarget(name: "CloudPostgresTests", dependencies: ["CloudPostgres", "Cloud", "PropertyList"]),
+        .testTarget(name: "CloudServerTests", dependencies: ["CloudServer", "Cloud", "PropertyList", "Platform"]),
+        .testTarget(name: "CloudPostgresTests", dependencies: ["CloudPostgres", "CloudServer", "Cloud", "PropertyList", "Platform"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TextSafety"]),
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "ScreensTesting", "Terminal", "TextSafety", "Defaults", "PropertyList"]),
-        .testTarget(name: "WonderlandAppTests", dependencies: ["WonderlandApp", "BookFront", "MapFront", "Screens", "ScreensTesting", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "Cloud", "CloudPostgres"]),
+        .testTarget(name: "WonderlandAppTests", dependencies: ["WonderlandApp", "BookFront", "MapFront", "Screens", "ScreensTesting", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "Cloud", "CloudServer"]),
         .testTarget(name: "DefaultsTests", dependencies: ["Defaults", "PropertyList", "KeyedArchive", "FileSafety", "PropertyListTestSupport"]),
         .testTarget(name: "FileSafetyTests", dependencies: ["FileSafety"]),
         .testTarget(name: "MapFrontTests", dependencies: ["MapFront", "Screens", "ScreensTesting", "Terminal", "Defaults", "PropertyList", "KeyedArchive", "Restoration"],

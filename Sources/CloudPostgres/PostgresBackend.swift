@@ -1,4 +1,5 @@
 import Cloud
+import CloudServer
 import Foundation
 import PostgresNIO
 
@@ -11,27 +12,9 @@ import PostgresNIO
 /// connection makes the backend "unavailable"; it connects again after a back-off that doubles
 /// up to `maximumBackoff`, and reads on from the last change it saw, so nothing is missed.
 public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
-    public struct Options: Sendable {
-        /// Seconds to wait for a connection before calling the server unreachable.
-        public var connectTimeout: Double
-        /// Seconds to wait for any answer: a server that hangs is offline after this.
-        public var queryTimeout: Double
-        /// The first wait before connecting again after a failure; doubled each time up to
-        /// `maximumBackoff`.
-        public var initialBackoff: Double
-        public var maximumBackoff: Double
-        /// Rows read per query while catching up, so a large store arrives in bounded pieces.
-        public var fetchPageSize: Int
-
-        public init(connectTimeout: Double = 5, queryTimeout: Double = 5, initialBackoff: Double = 0.25, maximumBackoff: Double = 8,
-                    fetchPageSize: Int = 2_000) {
-            self.connectTimeout = connectTimeout
-            self.queryTimeout = queryTimeout
-            self.initialBackoff = initialBackoff
-            self.maximumBackoff = maximumBackoff
-            self.fetchPageSize = max(1, fetchPageSize)
-        }
-    }
+    /// Time-outs, back-off and page size; shared with the app, which restarts this backend's
+    /// helper process on the same back-off.
+    public typealias Options = SyncServerOptions
 
     public let address: PostgresSyncAddress
     public let device: DeviceIdentifier
@@ -195,18 +178,11 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
         return change > last.change || clock == last.clock
     }
 
-    fileprivate func backoff(afterFailures failures: Int) -> Double {
-        var generator = SystemRandomNumberGenerator()
-        return Self.backoff(afterFailures: failures, options: options, using: &generator)
-    }
+    fileprivate func backoff(afterFailures failures: Int) -> Double { options.backoff(afterFailures: failures) }
 
-    /// The wait before the next attempt: doubling from `initialBackoff` up to `maximumBackoff`,
-    /// ±20 % so devices that lost one server do not all come back in the same instant.
     static func backoff<Generator: RandomNumberGenerator>(afterFailures failures: Int, options: Options,
                                                           using generator: inout Generator) -> Double {
-        let doublings = Double(min(max(0, failures - 1), 30))
-        let base = min(options.maximumBackoff, options.initialBackoff * pow(2, doublings))
-        return base * Double.random(in: 0.8...1.2, using: &generator)
+        options.backoff(afterFailures: failures, using: &generator)
     }
 
     /// Where the connection stands, shared between the worker and NIO's threads.

@@ -1,4 +1,5 @@
 import Cloud
+import CloudServer
 import Foundation
 import PostgresNIO
 

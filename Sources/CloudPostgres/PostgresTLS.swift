@@ -1,3 +1,4 @@
+import CloudServer
 import Foundation
 import NIOSSL
 import PostgresNIO

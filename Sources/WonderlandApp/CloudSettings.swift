@@ -1,5 +1,5 @@
 import Cloud
-import CloudPostgres
+import CloudServer
 import Defaults
 import Foundation
 

@@ -1,5 +1,5 @@
 import Cloud
-import CloudPostgres
+import CloudServer
 import Foundation
 
 /// Opens the synced store the app and `wonderland cloud` use: the sync folder's or the sync
@@ -67,9 +67,10 @@ public struct CloudStoreFactory {
         }
     }
 
-    /// The server backend: it connects on the worker thread, at its first sync.
+    /// The server backend: a helper process that runs it, started on the worker thread at the
+    /// first sync.
     public static func serverBackend(address: PostgresSyncAddress, password: String?, device: DeviceIdentifier) -> KeyValueBackend {
-        PostgresBackend(address: address, password: password, device: device)
+        SyncHelperBackend(address: address, password: password, device: device)
     }
 
     /// "folder ~/Sync/wonderland": what the user is told the store is.

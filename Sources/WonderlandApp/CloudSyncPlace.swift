@@ -1,4 +1,4 @@
-import CloudPostgres
+import CloudServer
 import Foundation
 
 /// Where the synced store syncs, and what chose it: a folder, a PostgreSQL server, or a server

@@ -1,4 +1,4 @@
-import CloudPostgres
+import CloudServer
 import Defaults
 import Foundation
 import MapFront

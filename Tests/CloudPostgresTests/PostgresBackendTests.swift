@@ -1,5 +1,6 @@
 import Cloud
 import CloudPostgres
+import CloudServer
 import Foundation
 import PropertyList
 import Testing

@@ -1,4 +1,4 @@
-import CloudPostgres
+import CloudServer
 import Testing
 
 @Suite("Server addresses")

@@ -1,4 +1,4 @@
-import CloudPostgres
+import CloudServer
 import Foundation
 #if canImport(Glibc)
 import Glibc

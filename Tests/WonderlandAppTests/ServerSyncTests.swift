@@ -1,5 +1,5 @@
 import Cloud
-import CloudPostgres
+import CloudServer
 import Defaults
 import Foundation
 import PropertyList
@@ -160,12 +160,14 @@ struct ServerSyncTests {
         #expect(!reason.contains("hunter2"))
     }
 
-    @Test func theAppsFactoryMakesThePostgresBackendForAServer() throws {
+    @Test func theAppsFactoryMakesTheHelpersBackendForAServer() throws {
         let address = try PostgresSyncAddress(parsing: "postgres://alice@db.example.org:5433/wl")
         let backend = CloudStoreFactory.serverBackend(address: address, password: "pw", device: DeviceIdentifier("phone")!)
-        let postgres = try #require(backend as? PostgresBackend)
-        #expect(postgres.address == address)
-        #expect(postgres.displayName == "server postgres://alice@db.example.org:5433/wl")
+        let proxy = try #require(backend as? SyncHelperBackend)
+        #expect(proxy.address == address)
+        #expect(proxy.device == DeviceIdentifier("phone")!)
+        #expect(proxy.options.helperPath == nil, "found beside the app, or where WONDERLAND_SYNC_SERVER_HELPER says")
+        #expect(proxy.displayName == "server postgres://alice@db.example.org:5433/wl")
     }
 
     // MARK: switching live

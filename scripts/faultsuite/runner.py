@@ -142,6 +142,10 @@ def prepare(repository):
             continue
         if subprocess.run(build + ["--product", product], stdout=sys.stderr, cwd=repository).returncode != 0:
             return 1
+        # The app starts the sync server's helper from beside itself.
+        if product == "wonderland" and subprocess.run(build + ["--product", "wonderland-sync-server"], stdout=sys.stderr,
+                                                      cwd=repository).returncode != 0:
+            return 1
         folder = subprocess.run(build + ["--show-bin-path"], capture_output=True, text=True, cwd=repository).stdout.strip()
         os.environ[variable] = os.path.join(folder, product)
     return 0

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Platform
 
 /// Where the synced store's server is: a `postgres://user@host:port/database?sslmode=…` URL, as
 /// libpq writes them. The password never belongs here (it would end up in the defaults file);
@@ -48,7 +49,7 @@ public struct PostgresSyncAddress: Sendable, Equatable, CustomStringConvertible 
     }
 
     public init(parsing text: String) throws(ParseError) {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces()
         guard Self.looksLikeAddress(trimmed) else {
             throw ParseError(description: "a server address starts with postgres://, as in postgres://alice@db.example.org:5432/wonderland")
         }
@@ -89,9 +90,9 @@ public struct PostgresSyncAddress: Sendable, Equatable, CustomStringConvertible 
                 throw ParseError(description: "the server address has an option this app does not know: \(item.name)")
             }
         }
-        self.init(user: user.removingPercentEncoding ?? user, host: host, port: components.port ?? 5432,
-                  database: database.removingPercentEncoding ?? database, tls: tls, rootCertificate: rootCertificate,
-                  inlinePassword: components.password.map { $0.removingPercentEncoding ?? $0 })
+        self.init(user: user.percentDecoded ?? user, host: host, port: components.port ?? 5432,
+                  database: database.percentDecoded ?? database, tls: tls, rootCertificate: rootCertificate,
+                  inlinePassword: components.password.map { $0.percentDecoded ?? $0 })
     }
 
     /// The address as the user sees it: never with a password.

@@ -1,5 +1,8 @@
 import FileSafety
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Finds the password for a server address the way libpq does, so a user's existing set-up
 /// works: one written in the address itself (only WONDERLAND_SYNC_URL may carry one), then
@@ -29,7 +32,7 @@ public enum PostgresPassword {
         if let file = environment["PGPASSFILE"], !file.isEmpty {
             path = file
         } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? accountHome()
             path = home + "/.pgpass"
         }
         var lookup = Lookup()
@@ -49,6 +52,12 @@ public enum PostgresPassword {
             lookup.warning = "\(path) \(error.predicate), so it is ignored"
         }
         return lookup
+    }
+
+    /// The home folder the password database gives this user, for a process started without HOME.
+    private static func accountHome() -> String {
+        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return "/" }
+        return String(cString: directory)
     }
 
     /// The first matching line's password and its line number.
