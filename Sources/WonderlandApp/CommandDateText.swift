@@ -115,14 +115,14 @@ public enum CommandDateText {
     }
 
     /// Days since 1970-01-01 of a date in the calendar the formatters used: Gregorian from
-    /// 15 October 1582, Julian before; nil for a day that calendar does not have (year 0,
-    /// 30 February, 5–14 October 1582).
+    /// 15 October 1582, Julian before (5–14 October 1582 too, as the formatters read them);
+    /// nil for a day that calendar does not have (year 0, 30 February).
     static func days(year: Int, month: Int, day: Int) -> Int? {
         guard year >= 1, (1...12).contains(month), day >= 1 else { return nil }
         let gregorian = (year, month, day) >= (1582, 10, 15)
         let leap = gregorian ? (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 : year % 4 == 0
         let length = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
-        guard day <= length, gregorian || (year, month, day) < (1582, 10, 5) else { return nil }
+        guard day <= length else { return nil }
         // Counted from 1 March so the leap day ends the year.
         let y = month <= 2 ? year - 1 : year
         let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
