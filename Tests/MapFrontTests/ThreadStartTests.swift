@@ -22,7 +22,7 @@ struct ThreadStartTests {
             }
             #endif
             done.withLock {
-                seen = (true, String(cString: name), pthread_equal(pthread_self(), caller) != 0)
+                seen = (true, String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), pthread_equal(pthread_self(), caller) != 0)
                 done.signal()
             }
         }
