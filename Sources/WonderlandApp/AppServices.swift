@@ -2,7 +2,7 @@ import TextSafety
 import MapFront
 import BookFront
 import Defaults
-import Foundation
+import FoundationEssentials
 
 /// What the screens share beyond the screen tree: the defaults store, the settings schema and
 /// what this launch was asked for on the command line.
@@ -59,13 +59,13 @@ public struct LaunchOptions {
             return "--location “\(SafeText.visible(location))”: \(error)"
         }
         if let bookPath {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
             let path = bookPath == "~" || bookPath.hasPrefix("~/") ? home + bookPath.dropFirst() : bookPath
-            var isFolder: ObjCBool = false
+            var isFolder = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
                 return "--book “\(SafeText.visible(bookPath))”: no such file"
             }
-            if isFolder.boolValue { return "--book “\(SafeText.visible(bookPath))”: is a folder, not a book" }
+            if isFolder { return "--book “\(SafeText.visible(bookPath))”: is a folder, not a book" }
         }
         return nil
     }
@@ -78,7 +78,7 @@ public struct LaunchOptions {
         if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
             return URL(fileURLWithPath: data).appendingPathComponent("wonderland")
         }
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
         return URL(fileURLWithPath: home).appendingPathComponent(".local/share/wonderland")
     }
 }

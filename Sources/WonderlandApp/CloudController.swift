@@ -1,6 +1,7 @@
 import Cloud
 import Defaults
-import Foundation
+import FoundationEssentials
+import Platform
 import PropertyList
 import Screens
 import Terminal
@@ -95,7 +96,7 @@ public final class CloudController: ApplicationLifecycleObserver {
         let saved: PropertyListValue?
         if let defaults = services.store as? DefaultsStore { saved = defaults.persistentDomain[key] } else { saved = services.store.object(forKey: key) }
         guard let text = saved.flatMap(DefaultsConversion.string), let split = URLPassword.split(from: text) else { return }
-        removedPassword = CloudSettings.RemovedPassword(address: split.address.trimmingCharacters(in: .whitespaces), password: split.password)
+        removedPassword = CloudSettings.RemovedPassword(address: split.address.trimmingSpaces(), password: split.password)
         services.store.set(.string(split.address), forKey: key)
         pendingNotices.append("The Sync Server setting held a password. It was removed from the settings file; this run still uses it. "
                               + CloudServerCredentials.advice)

@@ -1,5 +1,6 @@
 import Cloud
-import Foundation
+import FoundationEssentials
+import Platform
 
 /// A backend made on the store's worker thread, at its first use, not on the app's thread when
 /// the store opens: making the folder backend starts watching the folder (an inotify watch), which
@@ -9,7 +10,7 @@ import Foundation
 final class CloudDeferredBackend: KeyValueBackend, @unchecked Sendable {
     let displayName: String
     private let make: @Sendable () throws -> KeyValueBackend
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var made: KeyValueBackend?
     private var woken = false
 
@@ -34,7 +35,7 @@ final class CloudDeferredBackend: KeyValueBackend, @unchecked Sendable {
     func waitForChanges(timeout: Double) {
         if let current { return current.waitForChanges(timeout: timeout) }
         condition.withLock {
-            let deadline = Date(timeIntervalSinceNow: timeout)
+            let deadline = Deadline.after(seconds: timeout)
             while !woken, condition.wait(until: deadline) {}
             woken = false
         }

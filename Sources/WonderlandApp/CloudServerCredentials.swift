@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Keeps a server password out of the settings (finding one is `URLPassword`, in Defaults, so
 /// the settings screens use the same rule): what the user is told, and redaction.
@@ -13,7 +13,11 @@ extension CloudServerCredentials {
     public static func redact(_ text: String, passwords: [String]) -> String {
         var text = text
         for password in passwords where !password.isEmpty {
-            text = text.replacingOccurrences(of: password, with: "•••")
+            // Scalar by scalar, so an occurrence goes even where the text joins its last letter to
+            // a combining mark; then by Characters, so one spelled with other but equivalent
+            // scalars ("é" as "e" and an accent) goes too.
+            text = String(text.unicodeScalars.replacing(password.unicodeScalars, with: "•••".unicodeScalars))
+            text = text.replacing(password, with: "•••")
         }
         return text
     }

@@ -1,7 +1,11 @@
 import Cloud
 import CloudServer
 import Defaults
-import Foundation
+import FoundationEssentials
+import Platform
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What the app syncs and where, from the Sync group of the settings. Only the pin and the
 /// reading positions sync; map type and tracking mode stay on each device, which may differ in
@@ -30,11 +34,11 @@ public enum CloudSettings {
     /// The sync folder: WONDERLAND_SYNC_FOLDER, else the setting, else
     /// `$XDG_DATA_HOME/wonderland/cloud`. `~` is expanded; a relative path is taken from HOME.
     public static func folder(store: PreferenceStore, environment: [String: String], dataFolder: URL) -> URL {
-        let fromEnvironment = environment[folderEnvironmentKey]?.trimmingCharacters(in: .whitespaces) ?? ""
-        let fromSetting = store.object(forKey: syncFolderKey).flatMap(DefaultsConversion.string)?.trimmingCharacters(in: .whitespaces) ?? ""
+        let fromEnvironment = environment[folderEnvironmentKey]?.trimmingSpaces() ?? ""
+        let fromSetting = store.object(forKey: syncFolderKey).flatMap(DefaultsConversion.string)?.trimmingSpaces() ?? ""
         let chosen = fromEnvironment.isEmpty ? fromSetting : fromEnvironment
         guard !chosen.isEmpty else { return dataFolder.appendingPathComponent("cloud") }
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
         var path = chosen
         if path == "~" { path = home } else if path.hasPrefix("~/") { path = home + path.dropFirst(1) }
         if !path.hasPrefix("/") { path = home + "/" + path }
@@ -45,7 +49,7 @@ public enum CloudSettings {
     /// (relative ones are taken from HOME); what cannot be one is refused: a server address
     /// (its place is Sync Server), a control character, more than a path may hold.
     @Sendable public static func folderProblem(_ text: String) -> String? {
-        let path = text.trimmingCharacters(in: .whitespaces)
+        let path = text.trimmingSpaces()
         if PostgresSyncAddress.looksLikeAddress(path) { return "a server address goes in Sync Server, not Sync Folder" }
         if path.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { return "a folder's path has no control characters" }
         if path.utf8.count >= Int(PATH_MAX) { return "longer than a path may be (\(PATH_MAX) bytes)" }
@@ -100,7 +104,7 @@ public enum CloudSettings {
         }
     }
 
-    private static func trimmed(_ text: String?) -> String { text?.trimmingCharacters(in: .whitespaces) ?? "" }
+    private static func trimmed(_ text: String?) -> String { text?.trimmingSpaces() ?? "" }
 
     /// Whether any sync toggle is on.
     public static func isAnyToggleOn(_ store: PreferenceStore) -> Bool {

@@ -1,6 +1,6 @@
 import Cloud
 import CloudServer
-import Foundation
+import FoundationEssentials
 
 /// Opens the synced store the app and `wonderland cloud` use: the sync folder's or the sync
 /// server's backend, and this machine's copy for it in the data folder, under the machine's

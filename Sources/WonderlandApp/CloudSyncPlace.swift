@@ -1,5 +1,5 @@
 import CloudServer
-import Foundation
+import FoundationEssentials
 
 /// Where the synced store syncs, and what chose it: a folder, a PostgreSQL server, or a server
 /// address that cannot be used (the store then works on this machine's copy and says why).

@@ -1,5 +1,6 @@
 import Cloud
-import Foundation
+import FoundationEssentials
+import Platform
 
 /// The backend of a server address that cannot be used (a typo in the setting): never
 /// reachable, always with the reason, so the store works on this machine's copy, the status
@@ -7,7 +8,7 @@ import Foundation
 final class CloudUnusableBackend: KeyValueBackend, @unchecked Sendable {
     let displayName = "server (unusable address)"
     let reason: String
-    private let condition = NSCondition()
+    private let condition = Condition()
     private var woken = false
 
     init(reason: String) { self.reason = reason }
@@ -18,7 +19,7 @@ final class CloudUnusableBackend: KeyValueBackend, @unchecked Sendable {
 
     func waitForChanges(timeout: Double) {
         condition.withLock {
-            let deadline = Date(timeIntervalSinceNow: timeout)
+            let deadline = Deadline.after(seconds: timeout)
             while !woken, condition.wait(until: deadline) {}
             woken = false
         }

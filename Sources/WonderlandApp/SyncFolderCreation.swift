@@ -1,6 +1,6 @@
 import Cloud
 import Defaults
-import Foundation
+import FoundationEssentials
 import Screens
 
 /// Creating the sync folder, which only the user does: `wonderland cloud init` and `c` on the
@@ -54,8 +54,8 @@ public enum SyncFolderCreation {
             folder = found
         }
         let path = folder.standardizedFileURL.path
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+        var isFolder = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder {
             return pane.present(Alert(title: "Sync Folder", message: "The sync folder \(path) is there already."))
         }
         let question = Confirm(title: "Create the sync folder?",

@@ -1,7 +1,8 @@
 import CloudServer
 import Defaults
-import Foundation
+import FoundationEssentials
 import MapFront
+import Platform
 
 /// The forms of wonderland's own text settings, each checked by the parser that reads it:
 /// Manual Location by `LocationText` (as `--location`), gpsd Address by `GPSDAddress` (as
@@ -12,7 +13,7 @@ import MapFront
 extension SettingFormats {
     public static let wonderland = SettingFormats([
         LocationSourceFactory.manualLocationKey: { text in
-            if case .failure(let error) = LocationText.parse(text.trimmingCharacters(in: .whitespaces)) { return error.description }
+            if case .failure(let error) = LocationText.parse(text.trimmingSpaces()) { return error.description }
             return nil
         },
         LocationSourceFactory.gpsdAddressKey: { text in
@@ -37,7 +38,7 @@ public enum ProfileEmail {
     public static let key = "WLProfileEmail"
 
     public static func problem(_ text: String) -> String? {
-        let address = text.trimmingCharacters(in: .whitespaces)
+        let address = text.trimmingSpaces()
         guard !address.contains(where: { $0.isWhitespace || $0.unicodeScalars.contains { $0.properties.generalCategory == .control } }) else {
             return "an e-mail address has no spaces"
         }

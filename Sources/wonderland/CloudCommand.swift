@@ -1,7 +1,7 @@
 import ArgumentParser
 import Cloud
 import Defaults
-import Foundation
+import FoundationEssentials
 import WonderlandApp
 
 /// `wonderland cloud`: the synced store as this machine sees it — where it syncs, what it
@@ -66,7 +66,7 @@ struct CloudCommand: ParsableCommand {
 
         /// To standard error, the password (should any text quote it) replaced by dots.
         func printError(_ message: String) {
-            FileHandle.standardError.write(Data("wonderland cloud: \(place.redacting(message))\n".utf8))
+            StandardStream.error.write(Data("wonderland cloud: \(place.redacting(message))\n".utf8))
         }
     }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Cloud
-import Foundation
+import FoundationEssentials
+import Platform
 import WonderlandApp
 
 extension CloudCommand {
@@ -28,7 +29,7 @@ extension CloudCommand {
             if case .folder(let folder) = place.place.kind { inUse = folder.standardizedFileURL } else { inUse = nil }
             let folder: URL
             if let path {
-                if path.trimmingCharacters(in: .whitespaces).isEmpty { throw UsageProblem(message: "cloud init: the path is empty") }
+                if path.trimmingSpaces().isEmpty { throw UsageProblem(message: "cloud init: the path is empty") }
                 if let problem = CloudSettings.folderProblem(path) { throw UsageProblem(message: "cloud init: \(path): \(problem)") }
                 folder = Self.resolve(path)
             } else if let inUse {
@@ -58,8 +59,8 @@ extension CloudCommand {
 
         /// A path as a shell user means it: `~` is HOME, a relative path is from the current folder.
         static func resolve(_ path: String) -> URL {
-            let trimmed = path.trimmingCharacters(in: .whitespaces)
-            let home = ProcessEnvironment.current()["HOME"] ?? NSHomeDirectory()
+            let trimmed = path.trimmingSpaces()
+            let home = ProcessEnvironment.current()["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
             var expanded = trimmed
             if expanded == "~" { expanded = home } else if expanded.hasPrefix("~/") { expanded = home + expanded.dropFirst(1) }
             if !expanded.hasPrefix("/") { expanded = FileManager.default.currentDirectoryPath + "/" + expanded }

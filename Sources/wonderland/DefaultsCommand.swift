@@ -1,7 +1,10 @@
 import ArgumentParser
 import Defaults
 import FileSafety
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import PropertyList
 import TextSafety
 import WonderlandApp
@@ -125,10 +128,10 @@ struct DefaultsCommand: CommandGroup {
             let store = DefaultsCommand.openStore()
             let data = try PropertyListSerializer.data(from: .dictionary(DefaultsCommand.shownDomain(store)), format: .xml)
             if file == "-" {
-                FileHandle.standardOutput.write(data)
+                StandardStream.output.write(data)
             } else {
                 do { try data.write(to: URL(fileURLWithPath: file), options: .atomic) } catch {
-                    throw DefaultsCommand.fail("cannot write \(file): \((error as NSError).localizedDescription)")
+                    throw DefaultsCommand.fail("cannot write \(file): \(CommandErrorText.sentence(for: error))")
                 }
             }
         }
@@ -176,7 +179,7 @@ struct DefaultsCommand: CommandGroup {
             environment: ProcessInfo.processInfo.environment, options: .init(watchesForChanges: false)
         )
         for warning in store.takeStartupWarnings() {
-            FileHandle.standardError.write(Data("wonderland defaults: \(warning)\n".utf8))
+            StandardStream.error.write(Data("wonderland defaults: \(warning)\n".utf8))
         }
         return store
     }
@@ -202,7 +205,7 @@ struct DefaultsCommand: CommandGroup {
     static func shown(_ key: String, _ value: PropertyListValue) -> PropertyListValue {
         let redacted = CloudServerSettingGuard.redacted(forKey: key, value: value) ?? value
         if redacted != value {
-            FileHandle.standardError.write(Data(("wonderland defaults: \(key) holds a password, which is not shown; "
+            StandardStream.error.write(Data(("wonderland defaults: \(key) holds a password, which is not shown; "
                 + "the app removes it from the settings file at its next start. \(CloudServerCredentials.advice)\n").utf8))
         }
         return redacted
@@ -221,7 +224,7 @@ struct DefaultsCommand: CommandGroup {
 
     /// Prints `message` to stderr; the returned error exits with status 1.
     static func fail(_ message: String) -> ExitCode {
-        FileHandle.standardError.write(Data("\(message)\n".utf8))
+        StandardStream.error.write(Data("\(message)\n".utf8))
         return ExitCode.failure
     }
 }

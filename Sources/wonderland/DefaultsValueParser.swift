@@ -1,6 +1,7 @@
 import Defaults
-import Foundation
+import FoundationEssentials
 import PropertyList
+import WonderlandApp
 
 /// The value part of `defaults write KEY …`, with macOS's type flags.
 enum DefaultsValueParser {
@@ -93,15 +94,7 @@ enum DefaultsValueParser {
     }
 
     private static func date(_ text: String) -> Date? {
-        if let date = ISO8601DateFormatter().date(from: text) { return date }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        for format in ["yyyy-MM-dd HH:mm:ss Z", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd"] {
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
+        CommandDateText.parse(text)
     }
 
     private static func hex(_ text: String) -> Data? {

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Platform
 import WonderlandApp
 
 /// The wonderland(1) manual page in roff (man macros), written from the parser's own
@@ -72,19 +73,19 @@ enum ManualPage {
     private static func preformatted(_ help: String, from marker: String) -> String {
         let lines = help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard let start = lines.firstIndex(where: { $0.hasPrefix(marker) }) else { return "" }
-        let kept = lines[start...].reversed().drop(while: { $0.trimmingCharacters(in: .whitespaces).isEmpty }).reversed()
+        let kept = lines[start...].reversed().drop(while: { $0.trimmingSpaces().isEmpty }).reversed()
         return ".PP\n.nf\n" + kept.map(escapeLine).joined(separator: "\n") + "\n.fi\n"
     }
 
     /// Prose is left to roff to fill; a block laid out in columns (two spaces inside a
     /// line, as in a table of forms) is kept as written.
     private static func paragraphs(_ text: String) -> String {
-        let blocks = text.components(separatedBy: "\n\n").map { $0.trimmingCharacters(in: .newlines) }
-            .filter { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
+        let blocks = text.components(separatedBy: "\n\n").map { $0.trimming(where: \.isNewline) }
+            .filter { !$0.trimmingSpaces().isEmpty }
         return blocks.map { block in
             let lines = block.split(separator: "\n").map(String.init)
-            let laidOut = lines.contains { $0.trimmingCharacters(in: .whitespaces).contains("  ") }
-            let body = lines.map { escapeLine(laidOut ? $0 : $0.trimmingCharacters(in: .whitespaces)) }.joined(separator: "\n")
+            let laidOut = lines.contains { $0.trimmingSpaces().contains("  ") }
+            let body = lines.map { escapeLine(laidOut ? $0 : $0.trimmingSpaces()) }.joined(separator: "\n")
             return laidOut ? ".PP\n.nf\n" + body + "\n.fi\n" : ".PP\n" + body + "\n"
         }.joined()
     }
@@ -105,7 +106,7 @@ enum ManualPage {
             switch scalar {
             case "\\": escaped += "\\e"
             case "-": escaped += "\\-"
-            case _ where scalar.value > 0x7F: escaped += "\\[u" + String(format: "%04X", scalar.value) + "]"
+            case _ where scalar.value > 0x7F: escaped += "\\[u" + cFormat("%04X", scalar.value) + "]"
             default: escaped.unicodeScalars.append(scalar)
             }
         }

@@ -1,7 +1,9 @@
-import Foundation
+import FoundationEssentials
 import Defaults
 import KeyedArchive
+import Platform
 import PropertyList
+import WonderlandApp
 
 /// Property lists as macOS `defaults read` prints them: the old-style (OpenStep) text format,
 /// with CoreFoundation's nesting quirk (a nested collection is indented once for its line and
@@ -15,12 +17,12 @@ enum OldStylePlist {
         switch value {
         case .data(let bytes) where decodingArchives:
             guard let tree = PropertyListPrinter.archiveTree(in: bytes) else { return Self.text(value, level: level) }
-            return tree.replacingOccurrences(of: "\n", with: "\n" + String(repeating: "    ", count: level + 1))
+            return String(tree.unicodeScalars.replacing("\n".unicodeScalars, with: ("\n" + String(repeating: "    ", count: level + 1)).unicodeScalars))
         case .string(let string): return quoted(string)
         case .integer, .unsignedInteger, .real, .boolean: return DefaultsConversion.string(value) ?? ""
         case .date(let date): return dateText(date)
         case .data(let bytes):
-            return "{length = \(bytes.count), bytes = 0x\(bytes.map { String(format: "%02x", $0) }.joined())}"
+            return "{length = \(bytes.count), bytes = 0x\(bytes.map { cFormat("%02x", $0) }.joined())}"
         case .uid(let uid): return "{value = \(uid)}"
         case .array(let items):
             let inner = String(repeating: "    ", count: level + 1)
@@ -57,11 +59,7 @@ enum OldStylePlist {
     static func dateText(_ date: Date) -> String {
         // A NaN or infinite date (a damaged file) has no calendar form; say what it is instead.
         guard date.timeIntervalSinceReferenceDate.isFinite else { return PropertyListValue.describe(date) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss Z"
-        return formatter.string(from: date)
+        return CommandDateText.utc(date, separator: .space, zone: " +0000")
     }
 
     private static let bare = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$/:.-")
@@ -78,7 +76,7 @@ enum OldStylePlist {
             case "\t": result += "\\t"
             case " " ... "~": result.unicodeScalars.append(unit)
             default:
-                for code in String(unit).utf16 { result += String(format: "\\U%04x", code) }
+                for code in String(unit).utf16 { result += cFormat("\\U%04x", code) }
             }
         }
         return result + "\""

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Defaults
-import Foundation
+import FoundationEssentials
 import KeyedArchive
 import PropertyList
 
@@ -73,7 +73,7 @@ struct PlistCommand: CommandGroup {
                 let (value, redacted) = Self.withoutPasswords(read)
                 print(try PropertyListPrinter.render(value, limits: PlistFile.limits, decodingArchivedData: true), terminator: "")
                 for key in redacted {
-                    FileHandle.standardError.write(Data("wonderland plist: the password in \(key)'s address was left out\n".utf8))
+                    StandardStream.error.write(Data("wonderland plist: the password in \(key)'s address was left out\n".utf8))
                 }
             }
         }
@@ -99,7 +99,7 @@ struct PlistCommand: CommandGroup {
                 let data = try PlistFile.serialize(value, as: format.propertyListFormat)
                 let destination = output ?? file
                 if destination == "-" {
-                    FileHandle.standardOutput.write(data)
+                    StandardStream.output.write(data)
                 } else {
                     try PlistFile.writeAtomically(data, to: destination)
                 }

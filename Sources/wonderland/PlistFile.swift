@@ -1,8 +1,12 @@
 import ArgumentParser
 import FileSafety
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import KeyedArchive
 import PropertyList
+import WonderlandApp
 
 /// File handling shared by the `plist` subcommands: reading with validation, atomic writes and
 /// turning any failure into the one-line message the commands print.
@@ -79,7 +83,7 @@ enum PlistFile {
     /// Runs `body`; any error becomes "wonderland plist: FILE: message" on stderr and exit 1.
     static func reportingFailure(of file: String, _ body: () throws -> Void) throws {
         do { try body() } catch {
-            FileHandle.standardError.write(Data("wonderland plist: \(file): \(message(for: error))\n".utf8))
+            StandardStream.error.write(Data("wonderland plist: \(file): \(message(for: error))\n".utf8))
             throw ExitCode.failure
         }
     }
@@ -99,8 +103,8 @@ enum PlistFile {
         switch (error as? CocoaError)?.code {
         case .fileReadNoSuchFile?, .fileNoSuchFile?: "no such file"
         case .fileReadNoPermission?, .fileWriteNoPermission?: "permission denied"
-        case .fileReadUnknown? where (error as NSError).userInfo[NSFilePathErrorKey] != nil: "not a readable file"
-        default: (error as NSError).localizedDescription
+        case .fileReadUnknown? where (error as? CocoaError)?.filePath != nil: "not a readable file"
+        default: CommandErrorText.sentence(for: error)
         }
     }
 }

@@ -1,5 +1,6 @@
 import Defaults
-import Foundation
+import FoundationEssentials
+import Platform
 
 /// Where `wonderland settings --bundle DIR` keeps another app's settings: a defaults file of its
 /// own beside wonderland's defaults.plist, named after the bundle, so the two never mix.
@@ -9,8 +10,8 @@ enum SettingsBundleDomain {
     static func name(of directory: URL) -> String {
         let own = directory.standardizedFileURL.deletingPathExtension().lastPathComponent
         let named = own == "Settings" ? directory.standardizedFileURL.deletingLastPathComponent().lastPathComponent : own
-        let kept = String(named.unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) && $0.isASCII || "-_.".unicodeScalars.contains($0) })
-        let trimmed = kept.trimmingCharacters(in: CharacterSet(charactersIn: "."))
+        let kept = String(named.unicodeScalars.filter { $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0) })
+        let trimmed = kept.trimming(where: { $0 == "." })
         return trimmed.isEmpty ? "bundle" : trimmed
     }
 

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Defaults
-import Foundation
+import FoundationEssentials
 import Screens
 import Terminal
 import WonderlandApp
@@ -43,9 +43,9 @@ struct SettingsCommand: ParsableCommand {
 
     /// Another app's Settings.bundle, every child pane with it, on a defaults file of its own.
     private func runForeign(bundle path: String, environment: [String: String]) throws {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue else {
-            FileHandle.standardError.write(Data("wonderland settings: \(path): not a folder\n".utf8))
+        var isFolder = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder else {
+            StandardStream.error.write(Data("wonderland settings: \(path): not a folder\n".utf8))
             throw ExitCode.failure
         }
         let directory = URL(fileURLWithPath: path)

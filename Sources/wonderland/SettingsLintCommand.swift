@@ -1,6 +1,6 @@
 import ArgumentParser
 import Defaults
-import Foundation
+import FoundationEssentials
 
 /// `wonderland settings lint DIR`: every problem a Settings.bundle has, and every place it
 /// departs from the schema in a way iOS lets pass (types of other renderers, "YES" for a
@@ -17,9 +17,9 @@ struct SettingsLintCommand: ParsableCommand {
     var language: String?
 
     func run() throws {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), isFolder.boolValue else {
-            FileHandle.standardError.write(Data("wonderland settings lint: \(directory): not a folder\n".utf8))
+        var isFolder = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), isFolder else {
+            StandardStream.error.write(Data("wonderland settings lint: \(directory): not a folder\n".utf8))
             throw ExitCode.failure
         }
         let languages = language.map { SettingsLanguages.preferred(environment: ["LANGUAGE": $0]) }

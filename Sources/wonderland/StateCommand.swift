@@ -1,6 +1,6 @@
 import Defaults
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import PropertyList
 import Restoration
 import TextSafety
@@ -40,7 +40,7 @@ struct StateCommand: CommandGroup {
                     print("Nothing saved at \(files.archive.path); the next launch starts fresh.")
                 }
             } catch {
-                FileHandle.standardError.write(Data("wonderland: \(error)\n".utf8))
+                StandardStream.error.write(Data("wonderland: \(error)\n".utf8))
                 throw ExitCode.failure
             }
         }
@@ -93,7 +93,7 @@ enum StateSummaryPrinter {
         let header = summary.header
         var out = """
               format version \(header.formatVersion) (this build restores \(RestorationEngine.formatVersion)), \(bytes) bytes
-              saved \(ISO8601DateFormatter().string(from: header.timestamp)) by wonderland \(header.appVersion) at \(header.terminalColumns)×\(header.terminalRows)
+              saved \(CommandDateText.utc(header.timestamp)) by wonderland \(header.appVersion) at \(header.terminalColumns)×\(header.terminalRows)
 
             """
         if !summary.appValues.isEmpty {
@@ -122,7 +122,7 @@ enum StateSummaryPrinter {
         case .real(let number): text = "\(number)"
         case .boolean(let flag): text = flag ? "true" : "false"
         case .date(let date):
-            text = date.timeIntervalSinceReferenceDate.isFinite ? ISO8601DateFormatter().string(from: date) : PropertyListValue.describe(date)
+            text = date.timeIntervalSinceReferenceDate.isFinite ? CommandDateText.utc(date) : PropertyListValue.describe(date)
         case .data(let data): text = "<\(data.count) bytes>"
         case .uid(let uid): text = "<uid \(uid)>"
         case .array(let items): text = "[" + items.map { describe($0, limit: limit) }.joined(separator: ", ") + "]"
@@ -136,7 +136,17 @@ enum StateSummaryPrinter {
         // A half-typed Sync Server address may hold a password: never print it.
         let password = URLPassword.split(from: string)?.password
         let string = CloudServerCredentials.redact(string, passwords: password.map { [$0] } ?? [])
-        return "\"" + string.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            .replacingOccurrences(of: "\n", with: "\\n").replacingOccurrences(of: "\r", with: "\\r") + "\""
+        // Scalar by scalar: "\r\n" is one Character, and each half is escaped on its own.
+        var escaped = "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\\": escaped += "\\\\"
+            case "\"": escaped += "\\\""
+            case "\n": escaped += "\\n"
+            case "\r": escaped += "\\r"
+            default: escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped + "\""
     }
 }

@@ -1,5 +1,8 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import TextSafety
 import Defaults
 import Restoration
@@ -90,8 +93,8 @@ struct UsageProblem: Error {
     static let exitStatus: Int32 = 2
 
     static func exit(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("wonderland: \(SafeText.visible(message))\n".utf8))
-        Foundation.exit(exitStatus)
+        StandardStream.error.write(Data("wonderland: \(SafeText.visible(message))\n".utf8))
+        Glibc.exit(exitStatus)
     }
 }
 

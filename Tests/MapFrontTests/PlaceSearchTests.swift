@@ -37,6 +37,27 @@ struct PlaceSearchTests {
         #expect(PlaceSearch.fold("Reykjavík") == "reykjavik")
     }
 
+    /// The scalars Foundation's decomposedStringWithCanonicalMapping gave for these names,
+    /// taken from a run of the folding that used it.
+    @Test func foldingDecomposesAsBefore() {
+        func scalars(_ text: String) -> [UInt32] { PlaceSearch.fold(text).unicodeScalars.map(\.value) }
+        #expect(scalars("Ǆemal Bijedić") == [0x1C6, 0x65, 0x6D, 0x61, 0x6C, 0x20, 0x62, 0x69, 0x6A, 0x65, 0x64, 0x69, 0x63])
+        #expect(scalars("서울") == [0x1109, 0x1165, 0x110B, 0x116E, 0x11AF])
+        #expect(PlaceSearch.fold("Hà Nội") == "ha noi")
+        #expect(PlaceSearch.fold("Ἀθῆναι") == "αθηναι")
+        #expect(PlaceSearch.fold("İstanbul") == "istanbul")
+        #expect(PlaceSearch.fold("Ångström") == "angstrom")
+        #expect(PlaceSearch.fold("Œuvre’s") == "oeuvre's")
+    }
+
+    @Test func aLaterOccurrenceCanStartAWord() {
+        #expect(PlaceSearch.tier(of: "york", in: "new york") == .wordPrefix)
+        #expect(PlaceSearch.tier(of: "ork", in: "yorkork ork") == .wordPrefix)
+        #expect(PlaceSearch.tier(of: "ork", in: "yorkork") == .substring)
+        #expect(PlaceSearch.tier(of: "서", in: "경서울") == .substring)
+        #expect(PlaceSearch.tier(of: "zz", in: "new york") == nil)
+    }
+
     @Test func accentsAndCaseDoNotMatterEitherWay() {
         #expect(names("sao paulo") == ["São Paulo"])
         #expect(names("SÃO") == ["São Paulo"])

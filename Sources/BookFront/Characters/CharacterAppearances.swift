@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where a character turns up in a book: a pure search over the book's bytes, chapter by
 /// chapter, for any of the character's names.

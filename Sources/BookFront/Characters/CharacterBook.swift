@@ -1,5 +1,12 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Platform
 import Terminal
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// What the detail screen can say about where a character appears.
 public enum AppearanceStatus: Equatable, Sendable {
@@ -30,7 +37,7 @@ public final class CharacterBook: @unchecked Sendable {
     private let catalog: CharacterCatalog
     private let runsInBackground: Bool
     /// Guards `state`; signalled when the search ends.
-    private let lock = NSCondition()
+    private let lock = Condition()
     private var state = State.idle
     /// How long a first frame may wait for the search: long enough for the default book
     /// (a few milliseconds in a release build), short enough that a huge book, a slow disk or
@@ -72,7 +79,7 @@ public final class CharacterBook: @unchecked Sendable {
     @discardableResult
     public func waitForSearch(upTo timeout: TimeInterval) -> Bool {
         _ = status(for: "")
-        let deadline = Date(timeIntervalSinceNow: timeout)
+        let deadline = Deadline.after(seconds: timeout)
         if isSmallEnoughToSearchNow(), claim() {
             if let result = search(until: deadline) {
                 finish(result)
@@ -98,8 +105,10 @@ public final class CharacterBook: @unchecked Sendable {
     static let firstFrameSearchLimit: UInt64 = 4 << 20
 
     private func isSmallEnoughToSearchNow() -> Bool {
-        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.uint64Value
-        return size.map { $0 <= Self.firstFrameSearchLimit } ?? false
+        // lstat, as FileManager's attributesOfItem: a linked book counts as the link's size.
+        var status = stat()
+        guard lstat(url.path, &status) == 0 else { return false }
+        return UInt64(status.st_size) <= Self.firstFrameSearchLimit
     }
 
     private func start() {
@@ -136,12 +145,12 @@ public final class CharacterBook: @unchecked Sendable {
     }
 
     /// The search's outcome, or nil when `deadline` passed before every character was done.
-    private func search(until deadline: Date?) -> State? {
+    private func search(until deadline: Deadline?) -> State? {
         do {
             let document = try BookLoader.load(path: url.path)
             var all: [String: [Int: Int]] = [:]
             for character in catalog.characters {
-                if let deadline, Date() >= deadline { return nil }
+                if let deadline, deadline.hasPassed { return nil }
                 all[character.id] = CharacterAppearances.find(names: character.searchNames, in: document)
             }
             return .done(all, chapterCount: document.chapters.count)

@@ -1,6 +1,6 @@
 import Defaults
 import FileSafety
-import Foundation
+import FoundationEssentials
 
 extension CharacterCatalog {
     public static let fileName = "Characters.plist"

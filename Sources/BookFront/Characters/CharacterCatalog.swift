@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Platform
 import PropertyList
 
 /// One person (or animal, or playing card) of the book, as Resources/Characters.plist lists it.
@@ -82,7 +83,7 @@ public struct CharacterCatalog: Equatable, Sendable {
         func text(_ key: String) throws -> String {
             guard let value = fields[key] else { throw fail("\(key) is missing") }
             guard case .string(let string) = value else { throw fail("\(key) must be a string, found \(value.kindDescription)") }
-            guard !string.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw fail("\(key) is empty") }
+            guard !string.trimmingWhitespace().isEmpty else { throw fail("\(key) is empty") }
             return string
         }
         let id = try text("id")
@@ -93,7 +94,7 @@ public struct CharacterCatalog: Equatable, Sendable {
         case nil: break
         case .array(let values)?:
             for value in values {
-                guard case .string(let alias) = value, !alias.trimmingCharacters(in: .whitespaces).isEmpty else {
+                guard case .string(let alias) = value, !alias.trimmingSpaces().isEmpty else {
                     throw fail("aliases must be non-empty strings, found \(value.kindDescription)")
                 }
                 aliases.append(alias)

@@ -1,5 +1,5 @@
 import Defaults
-import Foundation
+import FoundationEssentials
 import PropertyList
 
 /// The owner of the user's notes on the characters: a dictionary in the defaults store from

@@ -1,5 +1,5 @@
 import Defaults
-import Foundation
+import FoundationEssentials
 
 /// What the Characters screens share: the character list (or why it could not be read), the
 /// notes in the defaults store and the book the appearances are searched in.

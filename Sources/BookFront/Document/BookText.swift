@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A book's text as UTF-8 bytes, never copied into one big String: a 1 GB file is mapped, not
 /// read, and every position in the app (the reading position, bookmarks, chapter starts,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What opening a plain-text book would otherwise compute from every one of its bytes — the
 /// content id its places are kept under, whether it is valid UTF-8, its chapters and title —

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The book index file: a magic, a version, the payload's length and XXH64, then the payload.
 /// Reading believes nothing: a torn or altered file fails its hash, and even a file that passes

@@ -1,5 +1,6 @@
 import FileSafety
-import Foundation
+import FoundationEssentials
+import Platform
 
 /// The folder of book indexes, in the app's state folder: one file per book file, named by the
 /// file's device and inode, so a renamed book keeps its index and a replaced one (an editor's
@@ -90,7 +91,7 @@ public struct BookIndexStore: Sendable {
 /// An open book's index: what its reader learns after opening it (a page count at a new
 /// width) is added here and saved after the frame that needed it.
 public final class BookIndexEntry: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var index: BookIndex
     private var unsaved: Bool
     let store: BookIndexStore

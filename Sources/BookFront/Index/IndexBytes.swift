@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Little-endian fields and length-prefixed UTF-8 strings, for the book index file.
 struct IndexByteWriter {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Platform
 import Terminal
 
 /// The whole book laid out once at a width: how many lines it has, and checkpoints (block
@@ -83,7 +84,7 @@ public struct LineCount: Sendable {
 /// Counts a book's lines on a background thread and leaves the result for the main thread,
 /// which it wakes with `Wakeup.post()`. Starting a new count cancels the one running.
 public final class BackgroundLineCounter: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var generation = 0
     private var finished: (generation: Int, bookID: String, count: LineCount)?
     /// Called on the worker thread when a count is ready (the app posts a wake-up).
@@ -99,7 +100,7 @@ public final class BackgroundLineCounter: @unchecked Sendable {
             return generation
         }
         let text = document.text, id = document.id
-        let thread = Thread { [self] in
+        startThread(stackSize: 1 << 20) { [self] in
             let result = LineCount.count(text: text, width: width) { self.lock.withLock { self.generation != mine } }
             guard let result else { return }
             let stored: Bool = self.lock.withLock {
@@ -109,8 +110,6 @@ public final class BackgroundLineCounter: @unchecked Sendable {
             }
             if stored { self.notify() }
         }
-        thread.stackSize = 1 << 20
-        thread.start()
     }
 
     public func cancel() { lock.withLock { generation += 1; finished = nil } }

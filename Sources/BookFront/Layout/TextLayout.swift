@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Lays out a book lazily at one width: only the blocks around the offsets asked about, with
 /// a small cache, so opening a 10 MB book near its end costs a page, not the book.

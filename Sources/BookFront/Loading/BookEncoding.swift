@@ -1,5 +1,5 @@
 import FileSafety
-import Foundation
+import FoundationEssentials
 
 /// The text encodings a book file is read in: UTF-8 (with or without a byte-order mark),
 /// UTF-16 by its byte-order mark, and otherwise — when the bytes are not UTF-8 — Windows-1252,

@@ -1,5 +1,5 @@
 import FileSafety
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -19,7 +19,7 @@ enum BookFile {
     /// The limit for a book at `path`, by its extension; an EPUB found by its contents is
     /// checked again against `FileLimit.epubBook` before it is opened as one.
     static func limit(forPath path: String) -> FileLimit {
-        switch (path as NSString).pathExtension.lowercased() {
+        switch PathText.pathExtension(path).lowercased() {
         case "md", "markdown": .markdownBook
         case "epub": .epubBook
         default: .textBook

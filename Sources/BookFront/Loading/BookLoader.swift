@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Why a book could not be opened, in words for the user.
 public struct BookLoadError: Error, CustomStringConvertible, Sendable {
@@ -8,7 +8,7 @@ public struct BookLoadError: Error, CustomStringConvertible, Sendable {
         self.path = path
         self.reason = reason
     }
-    public var description: String { "\((path as NSString).lastPathComponent): \(reason)" }
+    public var description: String { "\(PathText.lastComponent(path)): \(reason)" }
 }
 
 /// Opens a book file: `.md`/`.markdown` as Markdown, `.epub` (or any zip that says it is an
@@ -20,7 +20,7 @@ public enum BookLoader {
     /// markers); a file over it is refused before anything is read.
     /// With `indexes`, a UTF-8 plain-text book is opened through its index (`IndexedTextLoader`).
     public static func load(path: String, indexes: BookIndexStore? = nil) throws -> BookDocument {
-        let extensionName = (path as NSString).pathExtension.lowercased()
+        let extensionName = PathText.pathExtension(path).lowercased()
         let limit = BookFile.limit(forPath: path)
         let head = try BookFile.head(path: path, count: TextSniff.sampleSize, limit: limit)
         let sniff = head.withUnsafeBytes { TextSniff.classify($0, isWholeFile: false) }
@@ -55,7 +55,7 @@ public enum BookLoader {
     }
 
     static func fileTitle(_ path: String) -> String {
-        ((path as NSString).lastPathComponent as NSString).deletingPathExtension
+        PathText.deletingExtension(PathText.lastComponent(path))
     }
 
     static func replacementNote(_ count: Int) -> String {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An EPUB's own table of contents: the EPUB 3 nav document (<nav epub:type="toc">, nested
 /// <ol><li><a href>) or the EPUB 2 NCX (<navPoint><navLabel><text>, <content src>), as entries

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Opens an EPUB: container.xml → OPF → the spine in order, each XHTML document to text, the
 /// chapters from the nav document or the NCX (mapped to byte offsets in the produced text), or
@@ -42,10 +42,10 @@ enum EPUBLoader {
             guard let data = try archive.read(document) else { missing += 1; continue }
             let problems = builder.add(document: data, path: document)
             if let failure = problems.failure {
-                notes.append("\((document as NSString).lastPathComponent) is malformed at line \(failure.line); its text may be incomplete.")
+                notes.append("\(PathText.lastComponent(document)) is malformed at line \(failure.line); its text may be incomplete.")
             }
             if problems.declaredEntities {
-                notes.append("\((document as NSString).lastPathComponent) declares XML entities; they were not expanded.")
+                notes.append("\(PathText.lastComponent(document)) declares XML entities; they were not expanded.")
             }
         }
         if missing > 0 { notes.append("\(missing) of the book's \(package.spine.count) parts are missing from the archive.") }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What an EPUB's package says: its title, its reading order (the OPF spine) and where its table
 /// of contents is (the EPUB 3 nav document or the EPUB 2 NCX). Read from META-INF/container.xml

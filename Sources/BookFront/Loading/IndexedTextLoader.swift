@@ -1,5 +1,5 @@
 import FileSafety
-import Foundation
+import FoundationEssentials
 
 /// Opens a UTF-8 plain-text book through its index: when the index names this very file (see
 /// `FileIdentity`), nothing is read but eight sampled blocks and, later, the page shown — no

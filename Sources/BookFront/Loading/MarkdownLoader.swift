@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Opens a Markdown book: headings (`#` … `######`, and underlined `===`/`---`) become chapters,
 /// `*em*`, `_em_`, `**strong**`, `__strong__` become emphasis ranges with their markers removed,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Opens a plain-text book: the bytes stay as they are (mapped when big, CRLF kept), and every
 /// look at them (UTF-8 check, chapters, hash) is one pass that gives back the pages it passed.

@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+import Platform
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// A plain-text book's title, from its first lines: a Project Gutenberg header ("Title: …",
 /// "The Project Gutenberg eBook of …, by …") or a short first line standing alone (Alice's
@@ -11,7 +17,7 @@ enum TitleDetector {
         let head = text.string(0..<limit)
         // "\r\n" is one Character in Swift, so split on any line break, not on "\n".
         let lines = head.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespacesAndNewlines.union(["\u{FEFF}"])) }
+            .map { $0.trimming { $0.isWhitespace || $0 == "\u{FEFF}" } }
 
         for line in lines {
             if let title = gutenbergTitle(line) { return title }
@@ -25,15 +31,30 @@ enum TitleDetector {
 
     private static func gutenbergTitle(_ line: String) -> String? {
         if line.hasPrefix("Title:") {
-            let title = line.dropFirst("Title:".count).trimmingCharacters(in: .whitespaces)
+            let title = line.dropFirst("Title:".count).trimmingSpaces()
             return title.isEmpty ? nil : displayed(title)
         }
-        guard let range = line.range(of: "Project Gutenberg eBook of ", options: .caseInsensitive)
-                ?? line.range(of: "Project Gutenberg EBook of ", options: .caseInsensitive) else { return nil }
+        guard let range = rangeIgnoringCase(of: "Project Gutenberg eBook of ", in: line) else { return nil }
         var title = String(line[range.upperBound...])
-        if let by = title.range(of: ", by ") { title = String(title[..<by.lowerBound]) }
-        title = title.trimmingCharacters(in: .whitespaces)
+        if let by = title.firstRange(of: ", by ") { title = String(title[..<by.lowerBound]) }
+        title = title.trimmingSpaces()
         return title.isEmpty ? nil : displayed(title)
+    }
+
+    /// The first place `needle` stands in `line`, letters compared by their lower case.
+    static func rangeIgnoringCase(of needle: String, in line: String) -> Range<String.Index>? {
+        let wanted = needle.map { $0.lowercased() }
+        var start = line.startIndex
+        while start < line.endIndex {
+            var index = start, matched = 0
+            while matched < wanted.count, index < line.endIndex, line[index].lowercased() == wanted[matched] {
+                index = line.index(after: index)
+                matched += 1
+            }
+            if matched == wanted.count { return start..<index }
+            start = line.index(after: start)
+        }
+        return nil
     }
 
     private static func looksLikeTitle(_ line: String) -> Bool {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Turns the spine's XHTML documents into one text: block elements become paragraphs separated
 /// by a blank line, <br> a line break, <h1>…<h6> headings, <em>/<i>/<strong>/<b> emphasis
@@ -119,7 +119,7 @@ struct XHTMLTextBuilder {
     private mutating func append(_ text: String) {
         guard skipDepth == 0 else { return }
         if preDepth > 0 {
-            let lines = text.replacingOccurrences(of: "\r\n", with: "\n")
+            let lines = text.replacing("\r\n", with: "\n")
             guard !lines.isEmpty else { return }
             flushPendingBreak()
             emit(lines)

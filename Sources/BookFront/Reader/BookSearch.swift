@@ -1,3 +1,5 @@
+import FoundationEssentials
+
 /// Finds text in a book's bytes: ASCII letters match either case, and any run of white space
 /// in the query matches any run in the text, so a phrase split by a line end is still found.
 public enum BookSearch {

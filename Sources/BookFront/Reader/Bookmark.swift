@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import KeyedArchive
 
 /// A place in a book the reader marked: the byte offset of the page's top line, and a title

@@ -1,5 +1,10 @@
-import Foundation
+import FoundationEssentials
 import Screens
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Tab in the Open prompt, as a shell completes a path: the name being typed is completed from
 /// the folder it is in, as far as the names there agree; a folder gets its "/"; several names
@@ -39,24 +44,31 @@ public struct PathCompletion {
     func folderPath(_ part: String) -> String {
         if part.isEmpty { return currentDirectory }
         if part == "~/" || part.hasPrefix("~/") {
-            let base = home.flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            let base = home.flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
             return base + "/" + part.dropFirst(2)
         }
-        if part.hasPrefix("~") { return (part as NSString).expandingTildeInPath }  // ~user/
+        if part.hasPrefix("~") { return PathText.expandingTilde(part) }  // ~user/
         return part.hasPrefix("/") ? part : currentDirectory + "/" + part
     }
 
     private func isFolder(_ path: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue
+        var isDirectory = false
+        return FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory
     }
 
     static func names(in folder: String) -> [String] {
-        guard let enumerator = FileManager.default.enumerator(at: URL(fileURLWithPath: folder), includingPropertiesForKeys: nil,
-                                                              options: [.skipsSubdirectoryDescendants]) else { return [] }
+        // A folder that is itself a symbolic link lists nothing, as Foundation's directory
+        // enumerator (which does not follow a link it starts from) gave.
+        var status = stat()
+        var unslashed = folder
+        while unslashed.count > 1, unslashed.hasSuffix("/") { unslashed.removeLast() }
+        guard lstat(unslashed, &status) == 0, status.st_mode & S_IFMT != S_IFLNK else { return [] }
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
         var names: [String] = []
-        while names.count < entryLimit, let url = enumerator.nextObject() as? URL {
-            names.append(url.lastPathComponent)
+        while names.count < entryLimit, let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
+            if name != "." && name != ".." { names.append(name) }
         }
         return names
     }

@@ -1,5 +1,5 @@
 import Defaults
-import Foundation
+import FoundationEssentials
 import PropertyList
 import Terminal
 

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Platform
 import Screens
 import Terminal
 
@@ -125,7 +126,7 @@ extension ReaderScreen {
         guard document != nil else { return }
         // Starts empty, for a new search; ↑ brings back the earlier ones.
         let prompt = Prompt(title: "Search", message: "Find in the book (letters match either case):") { [weak self] text in
-            guard let self, let text, !text.trimmingCharacters(in: .whitespaces).isEmpty else { return }
+            guard let self, let text, !text.trimmingSpaces().isEmpty else { return }
             self.search(for: text)
         }
         prompt.history = searchHistory

@@ -1,6 +1,7 @@
 import Defaults
-import Foundation
+import FoundationEssentials
 import KeyedArchive
+import Platform
 import Screens
 import Terminal
 
@@ -166,7 +167,7 @@ public final class ReaderScreen: Screen {
 
     /// Opens a file by path; on failure the book that was open stays open.
     public func openFile(path: String) {
-        let trimmed = path.trimmingCharacters(in: .whitespaces)
+        let trimmed = path.trimmingSpaces()
         guard !trimmed.isEmpty else { return }
         let expanded = Self.absolutePath(trimmed, home: environment.homeFolder)
         do {
@@ -183,10 +184,10 @@ public final class ReaderScreen: Screen {
     static func absolutePath(_ path: String, home: String?) -> String {
         var expanded = path
         if path == "~" || path.hasPrefix("~/") {
-            let folder = home.flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            let folder = home.flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
             expanded = (folder.hasSuffix("/") ? String(folder.dropLast()) : folder) + path.dropFirst()
         } else if path.hasPrefix("~") {
-            expanded = (path as NSString).expandingTildeInPath  // ~user: that user's home
+            expanded = PathText.expandingTilde(path)  // ~user: that user's home
         }
         guard !expanded.hasPrefix("/") else { return expanded }
         return URL(fileURLWithPath: expanded, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath + "/")).standardizedFileURL.path

@@ -1,5 +1,5 @@
 import Defaults
-import Foundation
+import FoundationEssentials
 import PropertyList
 
 /// Where the reader is in a book: the byte offset of the page's top line, and when and where

@@ -1,4 +1,10 @@
-import Foundation
+import FoundationEssentials
+import Platform
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Bearing and distance on the sphere: what Pigeon's arrow shows.
 public enum Geodesy {
@@ -83,7 +89,7 @@ public enum DistanceUnits: String, Sendable {
 
     /// One decimal below 100, whole and grouped by thousands above.
     private static func number(_ value: Double) -> String {
-        if (value * 10).rounded() < 1_000 { return String(format: "%.1f", value) }
+        if (value * 10).rounded() < 1_000 { return cFormat("%.1f", value) }
         let whole = Int(value.rounded())
         let digits = String(whole)
         var grouped = ""

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Platform
 import Terminal
 
 /// Reads and indexes map data in the background, the scales on one queue in the order asked and
@@ -20,7 +22,7 @@ final class MapDataLoader: @unchecked Sendable {
     private let notify: @Sendable () -> Void
     private let queue = DispatchQueue(label: "wonderland.map-data", qos: .userInitiated)
     private let placesQueue = DispatchQueue(label: "wonderland.map-places", qos: .userInitiated)
-    private let lock = NSLock()
+    private let lock = Lock()
     private var finished: [Outcome] = []
 
     init(catalog: MapDataCatalog, notify: @escaping @Sendable () -> Void) {

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Platform
 
 /// Where gpsd listens: `host:port`, `host` (port 2947), or `[v6-address]:port`.
 public struct GPSDAddress: Hashable, Sendable, CustomStringConvertible {
@@ -19,7 +20,7 @@ public struct GPSDAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// Parses the text of WONDERLAND_GPSD or the setting; the error says what is wrong in words.
     public static func parse(_ text: String) -> Result<GPSDAddress, LocationInputError> {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let trimmed = text.trimmingSpaces()
         guard !trimmed.isEmpty else { return .failure(LocationInputError("is empty")) }
         var host = trimmed
         var portText: Substring?

@@ -1,5 +1,11 @@
-import Foundation
+import FoundationEssentials
+import Platform
 import Terminal
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// How the gpsd reader behaves; tests shrink the times and bring their own clock.
 public struct GPSDConfiguration: Sendable {
@@ -56,9 +62,7 @@ public final class GPSDLocationSource: LocationSource {
         guard reader == nil else { return }
         let reader = GPSDReader(configuration: configuration)
         self.reader = reader
-        let thread = Thread { reader.run() }
-        thread.name = "gpsd reader"
-        thread.start()
+        startThread(name: "gpsd reader") { reader.run() }
     }
 
     /// Asks the reader to end and returns at once: it wakes from any wait through its pipe.
@@ -92,7 +96,7 @@ final class GPSDReader: @unchecked Sendable {
     }
 
     private let configuration: GPSDConfiguration
-    private let lock = NSLock()
+    private let lock = Lock()
     private var published: News?
     private var unread = false
     private var stopRequested = false

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Platform
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,6 +20,6 @@ public enum GPSDTimeOfDay {
         var time = time_t(seconds.rounded(.up))
         var parts = tm()
         guard localtime_r(&time, &parts) != nil else { return "?" }
-        return String(format: "%02d:%02d:%02d", parts.tm_hour, parts.tm_min, parts.tm_sec)
+        return cFormat("%02d:%02d:%02d", parts.tm_hour, parts.tm_min, parts.tm_sec)
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Platform
 import Defaults
 import PropertyList
 
@@ -45,7 +46,7 @@ public enum LocationSourceFactory {
         var address = GPSDAddress.standard
         let candidates = [(environment[gpsdEnvironmentVariable], gpsdEnvironmentVariable),
                           (text(store, gpsdAddressKey), "gpsd Address")]
-        for case let (given?, name) in candidates where !given.trimmingCharacters(in: .whitespaces).isEmpty {
+        for case let (given?, name) in candidates where !given.trimmingSpaces().isEmpty {
             switch GPSDAddress.parse(given) {
             case .success(let parsed):
                 address = parsed
@@ -72,7 +73,7 @@ public enum LocationSourceFactory {
 
     private static func text(_ store: PreferenceStore, _ key: String) -> String? {
         guard case .string(let value)? = store.object(forKey: key) else { return nil }
-        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        let trimmed = value.trimmingSpaces()
         return trimmed.isEmpty ? nil : trimmed
     }
 }

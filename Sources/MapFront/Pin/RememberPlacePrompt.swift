@@ -1,5 +1,6 @@
 import Defaults
 import KeyedArchive
+import Platform
 import Restoration
 import Screens
 
@@ -32,7 +33,7 @@ public final class RememberPlacePrompt: Prompt {
         super.init(title: "Remember this place", message: "Title for the pin at \(target) (\(origin)):", text: suggestion,
                    restorationIdentifier: Self.restorationID) { title in
             guard let title else { return }
-            let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = title.trimmingWhitespace()
             let pin = MapPin(target, title: trimmed.isEmpty ? suggestion : trimmed)
             do {
                 try MapPin.save(pin, to: store)

@@ -1,4 +1,6 @@
-import Foundation
+@_spi(_Unicode) import Swift
+import FoundationEssentials
+import Platform
 
 /// Finds populated places by name, the way a person types them: case and accents do not
 /// matter ("sao paulo" finds São Paulo, "zurich" Zürich), whole-name and prefix matches come
@@ -35,7 +37,7 @@ public struct PlaceSearch: Sendable {
 
     /// The best `limit` matches for `query`, best first; empty for a blank query.
     public func matches(for query: String, limit: Int = 50) -> [Match] {
-        let needle = Self.fold(query).trimmingCharacters(in: .whitespaces)
+        let needle = Self.fold(query).trimmingSpaces()
         guard !needle.isEmpty, limit > 0 else { return [] }
         var found: [Match] = []
         for entry in entries {
@@ -54,12 +56,12 @@ public struct PlaceSearch: Sendable {
     static func tier(of needle: String, in key: String) -> Tier? {
         if key == needle { return .exact }
         if key.hasPrefix(needle) { return .prefix }
-        guard var range = key.range(of: needle) else { return nil }
+        guard var range = key.firstRange(of: needle) else { return nil }
         // Any occurrence that starts a later word: "york" in "new york", "paulo" in "sao paulo".
         while true {
             let before = key[key.index(before: range.lowerBound)]
             if !(before.isLetter || before.isNumber) { return .wordPrefix }
-            guard let later = key.range(of: needle, range: key.index(after: range.lowerBound)..<key.endIndex) else { return .substring }
+            guard let later = key[key.index(after: range.lowerBound)...].firstRange(of: needle) else { return .substring }
             range = later
         }
     }
@@ -68,7 +70,9 @@ public struct PlaceSearch: Sendable {
     /// a keyboard would ("ß" as "ss", "ø" as "o", "ł" as "l").
     public static func fold(_ text: String) -> String {
         var folded = String.UnicodeScalarView()
-        for scalar in text.lowercased().decomposedStringWithCanonicalMapping.unicodeScalars {
+        // The standard library's canonical decomposition (NFD), the one Foundation's
+        // decomposedStringWithCanonicalMapping gives, without loading Foundation for it.
+        for scalar in text.lowercased()._nfd {
             switch scalar.properties.generalCategory {
             case .nonspacingMark, .spacingMark, .enclosingMark: continue
             default: break

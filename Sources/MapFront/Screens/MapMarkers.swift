@@ -1,5 +1,10 @@
-import Foundation
+import FoundationEssentials
 import Terminal
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Where marks (the location, the pin, a selected place) land on the map area, in cells.
 /// A point is looked up in every copy of the world that is on screen (at zoom 0 on a wide

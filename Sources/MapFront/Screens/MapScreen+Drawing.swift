@@ -29,7 +29,7 @@ extension MapScreen {
     /// Without UTF-8 the terminal would show "?" for a degree sign and "*" for a middle dot:
     /// "48.8566 N" and "|" read better.
     static func asciiText(_ text: String) -> String {
-        text.replacingOccurrences(of: "°", with: "").replacingOccurrences(of: " · ", with: " | ")
+        text.replacing("°", with: "").replacing(" · ", with: " | ")
     }
 
     // MARK: marks on the map
@@ -135,7 +135,7 @@ extension MapScreen {
             return name + " at \(pin.coordinate) · no current location to measure from"
         }
         let direction = glyphs.unicode ? guide.text(units: preferences.units)
-            : guide.text(units: preferences.units).replacingOccurrences(of: String(guide.arrow), with: glyphs.arrow(guide.bearing))
+            : guide.text(units: preferences.units).replacing(String(guide.arrow), with: glyphs.arrow(guide.bearing))
         let offScreen = MapMarkers(viewport: state.viewport, columns: mapArea.width, rows: mapArea.height).cells(for: pin.coordinate).isEmpty
         return name + ": " + direction + (offScreen ? " · off screen, p goes there" : "")
     }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Screens
 
 /// Remember this place (Pigeon's saveAnnotation / clearAnnotation): the pin goes into the

@@ -1,5 +1,5 @@
 import Defaults
-import Foundation
+import FoundationEssentials
 import KeyedArchive
 import Screens
 import Terminal

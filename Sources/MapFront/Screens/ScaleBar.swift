@@ -1,4 +1,9 @@
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The scale bar: a bar of whole cells as long as a round distance (1, 2 or 5 times a power
 /// of ten) at the centre's latitude, in the units the user reads. On a plate carrée map the
