@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PropertyList
 
 /// What the defaults may hold: what their file's writer writes. `PropertyListValue.storageProblem`

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PropertyList
 
 /// NSUserDefaults' typed getters and setters. A getter takes the value a lookup finds and

@@ -1,5 +1,5 @@
 import FileSafety
-import Foundation
+import FoundationEssentials
 import PropertyList
 #if canImport(Glibc)
 import Glibc
@@ -103,7 +103,7 @@ public final class DefaultsStore: PreferenceStore {
         if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
             base = config
         } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
             base = home + "/.config"
         }
         return URL(fileURLWithPath: base).appendingPathComponent("wonderland").appendingPathComponent("defaults.plist")

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Platform
 import PropertyList
 
 /// When and where a saved value was last changed by the user: wall-clock seconds (so it
@@ -33,7 +34,7 @@ public struct EditStamp: Comparable, Hashable, Sendable, CustomStringConvertible
     }()
 
     nonisolated(unsafe) private static var last = 0.0
-    private static let lock = NSLock()
+    private static let lock = Lock()
 
     /// Now, never earlier than the last stamp this process made (the wall clock may step back).
     public static func now() -> EditStamp {

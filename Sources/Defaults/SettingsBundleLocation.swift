@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension SettingsBundle {
     /// The environment variable naming the resources folder (the one holding Settings.bundle).

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PropertyList
 
 /// The languages a Settings.bundle's strings are looked up in, best first, as gettext and iOS
@@ -16,7 +16,7 @@ public enum SettingsLanguages {
         func add(_ code: String) { if !code.isEmpty, !result.contains(code) { result.append(code) } }
         for raw in wanted {
             // "de_DE.UTF-8@euro" → "de-DE"; C and POSIX name no language.
-            let code = String(raw.prefix { $0 != "." && $0 != "@" }).replacingOccurrences(of: "_", with: "-")
+            let code = String(raw.prefix { $0 != "." && $0 != "@" }).replacing("_", with: "-")
             guard code != "C", code != "POSIX" else { continue }
             add(code)
             add(String(code.prefix { $0 != "-" }))
@@ -49,7 +49,7 @@ struct SettingsStrings {
         if let loaded = tables[table] { return loaded }
         var found: [[String: String]] = []
         for code in languages {
-            for folder in Set([code, code.replacingOccurrences(of: "-", with: "_")]).sorted() {
+            for folder in Set([code, code.replacing("-", with: "_")]).sorted() {
                 let path = "\(folder).lproj/\(table).strings"
                 guard let data = read(path) else { continue }
                 do { found.append(try StringsFileReader.read(data)) } catch {

@@ -1,3 +1,4 @@
+import Platform
 import PropertyList
 
 // The settings bundle schema: the PreferenceSpecifiers of iOS's Settings.bundle, as values.
@@ -499,7 +500,7 @@ public enum SettingsValue {
         case .integer(let i): Double(i)
         case .unsignedInteger(let u): Double(u)
         case .real(let d): d
-        case .string(let text): Double(text.trimmingCharacters(in: .whitespaces))
+        case .string(let text): Double(text.trimmingSpaceScalars())
         default: nil
         }
     }

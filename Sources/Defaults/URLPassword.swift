@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Platform
 
 /// A password written into a URL's user information (`scheme://user:password@host/…`). Works on
 /// the text itself, not on a parsed URL, so a password is found even in an address that is
@@ -8,7 +9,7 @@ public enum URLPassword {
     /// The address without its password, and the password; nil when `text` holds none.
     /// `postgres://alice:secret@host/db` → (`postgres://alice@host/db`, `secret`).
     public static func split(from text: String) -> (address: String, password: String)? {
-        guard let scheme = text.range(of: "://") else { return nil }
+        guard let scheme = text.firstRange(of: "://") else { return nil }
         let rest = text[scheme.upperBound...]
         // The user information ends at the last "@" before any query: a password may hold "/"
         // or "@" when the user did not percent-encode it, the host and database never do.
@@ -17,7 +18,7 @@ public enum URLPassword {
         let userInfo = rest[..<at]
         guard let colon = userInfo.firstIndex(of: ":") else { return nil }
         let encoded = String(userInfo[userInfo.index(after: colon)...])
-        let password = encoded.removingPercentEncoding ?? encoded
+        let password = encoded.percentDecoded ?? encoded
         let address = String(text[..<scheme.upperBound]) + userInfo[..<colon] + rest[at...]
         return (address, password)
     }

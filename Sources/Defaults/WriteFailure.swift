@@ -1,5 +1,5 @@
 import FileSafety
-import Foundation
+import FoundationEssentials
 
 /// What makes two failed saves the same failure, so a disk that stays full is reported once
 /// rather than on every retry: for a failed system call, the operation, the errno and the
@@ -21,7 +21,7 @@ struct WriteFailure: Equatable {
     static func subject(of path: String) -> String {
         let url = URL(fileURLWithPath: path)
         let name = url.lastPathComponent
-        guard name.hasPrefix("."), let marker = name.range(of: ".tmp-"), marker.lowerBound > name.index(after: name.startIndex) else {
+        guard name.hasPrefix("."), let marker = name.firstRange(of: ".tmp-"), marker.lowerBound > name.index(after: name.startIndex) else {
             return path
         }
         return url.deletingLastPathComponent().appendingPathComponent(String(name[name.index(after: name.startIndex)..<marker.lowerBound])).path

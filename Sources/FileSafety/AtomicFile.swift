@@ -1,7 +1,8 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
+import Platform
 
 /// File writes that never leave a half-written file under the real name: a temporary file in
 /// the same folder, fsync, rename over the old one, fsync of the folder (so the rename itself
@@ -66,7 +67,7 @@ public enum AtomicFile {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
         var removed: [String] = []
         for name in names where name.hasPrefix(".") {
-            guard let marker = name.range(of: ".tmp-", options: .backwards),
+            guard let marker = name.ranges(of: ".tmp-").last,
                   let pid = pid_t(name[marker.upperBound...].prefix { $0 != "-" }), pid > 0, pid != getpid() else { continue }
             if kill(pid, 0) == 0 || errno == EPERM { continue }
             if unlink(folder.appendingPathComponent(name).path) == 0 { removed.append(name) }
@@ -76,8 +77,8 @@ public enum AtomicFile {
 
     /// Creates the folder (and its parents) 0700 when missing.
     public static func makeFolder(_ folder: URL) throws {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue { return }
+        var status = stat()
+        if stat(folder.path, &status) == 0, FileKind(mode: status.st_mode) == .directory { return }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
@@ -97,11 +98,7 @@ public enum AtomicFile {
     /// second, by this process or another) is never replaced: the new one gets `-2`, `-3`, ….
     @discardableResult
     public static func moveAside(_ url: URL, label: String, now: Date = Date()) throws -> URL {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd'T'HHmmss'Z'"
-        let stem = "\(url.lastPathComponent).\(label)-\(formatter.string(from: now))"
+        let stem = "\(url.lastPathComponent).\(label)-\(compactUTCStamp(now))"
         let folder = url.deletingLastPathComponent()
         for suffix in 1 ... 1000 {
             let target = folder.appendingPathComponent(suffix == 1 ? stem : "\(stem)-\(suffix)")
@@ -127,5 +124,16 @@ public enum AtomicFile {
             }
         }
         throw Failure(operation: "move aside", path: url.path, code: EEXIST)
+    }
+
+    /// `now` as "20270115T080000Z": UTC, whole seconds rounded down, a four-digit year.
+    static func compactUTCStamp(_ now: Date) -> String {
+        // Bounded so gmtime_r can always place it (a million years either way).
+        let interval = now.timeIntervalSince1970.rounded(.down)
+        var seconds = time_t(interval.isFinite ? min(max(interval, -3e13), 3e13) : 0)
+        var parts = tm()
+        _ = gmtime_r(&seconds, &parts)
+        return cFormat("%04d%02d%02dT%02d%02d%02dZ", Int32(parts.tm_year) + 1900, parts.tm_mon + 1, parts.tm_mday,
+                       parts.tm_hour, parts.tm_min, parts.tm_sec)
     }
 }

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PropertyList
 
 // Plain values are written exactly as Foundation writes the matching NS class, so either side

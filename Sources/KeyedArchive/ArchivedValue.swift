@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PropertyList
 
 /// Objects in a defaults store: a defaults store holds property-list values, so an archivable

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PropertyList
 
 /// Writes objects and values to an NSKeyedArchiver-format archive, NSCoder style: each

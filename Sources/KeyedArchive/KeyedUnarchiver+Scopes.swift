@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PropertyList
 
 /// The keyed fields of one archived object, kept so they can be decoded later — after the

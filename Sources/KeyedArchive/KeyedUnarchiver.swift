@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PropertyList
 
 /// Reads an NSKeyedArchiver-format archive back, NSCoder style, with secure decoding: the

@@ -1,5 +1,5 @@
-import Foundation
-
+import FoundationEssentials
+import Platform
 import PropertyList
 
 /// Renders a property list as an indented tree. A keyed archive is shown resolved: objects by
@@ -103,7 +103,7 @@ public final class PropertyListPrinter {
             }
         case .data(let bytes):
             if let tree = Self.archiveTree(in: bytes, limits: limits, decodeLevels: decodeLevels) {
-                try output.append(tree.replacingOccurrences(of: "\n", with: "\n" + indent))
+                try output.append(Self.indentingLines(of: tree, by: indent))
             } else {
                 try scalar(value)
             }
@@ -140,8 +140,20 @@ public final class PropertyListPrinter {
         }
     }
 
+    /// Every line feed, even one inside "\r\n" (a class name may hold one), followed by
+    /// `indent`: a nested tree's lines stay under their key.
+    private static func indentingLines(of text: String, by indent: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            out.unicodeScalars.append(scalar)
+            if scalar == "\n" { out += indent }
+        }
+        return out
+    }
+
     private static func dataSummary(_ bytes: Data) -> String {
-        let shown = bytes.prefix(32).map { String(format: "%02x", $0) }.joined()
+        let shown = bytes.prefix(32).map { cFormat("%02x", $0) }.joined()
         return "<\(bytes.count) bytes \(shown)\(bytes.count > 32 ? "…" : "")>"
     }
 

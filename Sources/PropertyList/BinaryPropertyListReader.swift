@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads Apple's `bplist00` format: objects, then a table of their offsets, then a 32-byte
 /// trailer giving the table's place and the widths of offsets and object references.

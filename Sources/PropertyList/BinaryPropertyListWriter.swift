@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Writes `bplist00`. Equal strings, numbers, dates, data and UIDs are stored once (as Apple
 /// does), dictionary keys are sorted by code point so equal values give identical bytes, and

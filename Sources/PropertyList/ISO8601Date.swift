@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The one date shape XML property lists use, `YYYY-MM-DDTHH:MM:SSZ` in UTC, converted by
 /// arithmetic on days rather than through a calendar or `DateFormatter`: those are slow,

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads property lists in either format, bounded by `PropertyListLimits`.
 public enum PropertyListReader {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Writes property lists in either format.
 public enum PropertyListSerializer {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 extension PropertyListValue {
     /// The first thing in this value that some property-list writer refuses, in words with the

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// One property-list value: the types Apple's XML and binary formats can hold, plus the UID
 /// that keyed archives use to point between objects.

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads Apple's `.strings` localization tables as iOS does: the old-style (OpenStep) text
 /// syntax `"key" = "value";` with `//` and `/* */` comments, in UTF-16 with a byte-order mark

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Reads XML property lists with a tokenizer of its own for the plist subset of XML.
 ///

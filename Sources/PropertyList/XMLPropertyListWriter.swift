@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Writes the XML form Apple writes: DTD header, tab indentation, sorted keys, `CF$UID`
 /// dictionaries for UIDs. Data is one base64 line (every reader accepts that) and dates are

@@ -26,7 +26,7 @@ extension XMLPropertyListParser {
         guard let close = find("?>", from: pos + 2) else { throw error(.truncated, "unterminated <?", at: start) }
         pos = close + 2
         let body = text(start + 2..<close)
-        guard body.hasPrefix("xml"), let range = body.range(of: "encoding") else { return }
+        guard body.hasPrefix("xml"), let range = body.firstRange(of: "encoding") else { return }
         let rest = body[range.upperBound...].drop(while: { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" })
         let encoding = rest.prefix(while: { $0 != "\"" && $0 != "'" && $0 != " " && $0 != "?" }).lowercased()
         guard ["utf-8", "utf8", "us-ascii", "ascii"].contains(encoding) else {

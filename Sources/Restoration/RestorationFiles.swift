@@ -1,6 +1,6 @@
 import FileSafety
 import PropertyList
-import Foundation
+import FoundationEssentials
 import TextSafety
 #if canImport(Glibc)
 import Glibc
@@ -30,7 +30,7 @@ public struct RestorationFiles: Sendable {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
             base = URL(fileURLWithPath: state)
         } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
             base = URL(fileURLWithPath: home).appendingPathComponent(".local/state")
         }
         return RestorationFiles(folder: base.appendingPathComponent("wonderland"))

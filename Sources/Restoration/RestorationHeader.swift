@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import KeyedArchive
 
 /// What the archive says about itself. The terminal size is for people reading `state show`;

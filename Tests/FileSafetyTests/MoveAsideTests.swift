@@ -40,4 +40,23 @@ struct MoveAsideTests {
         let movedLink = try AtomicFile.moveAside(link, label: "corrupt")
         #expect(try FileManager.default.destinationOfSymbolicLink(atPath: movedLink.path) == "/dev/zero")
     }
+
+    @Test("the stamp is the UTC second, rounded down, as DateFormatter wrote it with yyyyMMdd'T'HHmmss'Z'",
+          arguments: [
+              (0.0, "19700101T000000Z"),
+              (-0.5, "19691231T235959Z"),
+              (951_782_399.999, "20000228T235959Z"),
+              (1_800_000_000.25, "20270115T080000Z"),
+              (253_402_300_800, "100000101T000000Z"),
+              (-12_219_292_800, "15821015T000000Z"),
+          ])
+    func stamp(secondsSince1970: Double, expected: String) throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wl-aside-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let file = folder.appendingPathComponent("defaults.plist")
+        try Data("x".utf8).write(to: file)
+        let moved = try AtomicFile.moveAside(file, label: "corrupt", now: Date(timeIntervalSince1970: secondsSince1970))
+        #expect(moved.lastPathComponent == "defaults.plist.corrupt-\(expected)")
+    }
 }

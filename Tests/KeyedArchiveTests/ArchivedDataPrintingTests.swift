@@ -46,4 +46,32 @@ import PropertyList
         #expect(tree.contains("\"saved\" => NSKeyedArchiver archive,"))
         #expect(tree.contains("    0 => \"baa\""))
     }
+
+    /// Every line of a nested tree is indented under its key, the line feed of a "\r\n" in a
+    /// class name too (as NSString's replacement did); the bytes print as two hex digits each.
+    @Test func nestedTreeLinesStayUnderTheirKey() throws {
+        let className = "Odd\r\nName"
+        let archive = PropertyListValue.dictionary([
+            "$archiver": .string("NSKeyedArchiver"),
+            "$version": .integer(100_000),
+            "$top": .dictionary(["root": .uid(1)]),
+            "$objects": .array([
+                .string("$null"),
+                .dictionary(["$class": .uid(2), "bytes": .data(Data([0x00, 0x0a, 0xff]))]),
+                .dictionary(["$classname": .string(className), "$classes": .array([.string(className), .string("NSObject")])]),
+            ]),
+        ])
+        let inner = try PropertyListSerializer.data(from: archive, format: .binary)
+        let tree = try PropertyListPrinter.render(.dictionary(["saved": .data(inner)]), decodingArchivedData: true)
+        #expect(tree == """
+            {
+              "saved" => NSKeyedArchiver archive, 3 objects
+              root => Odd\r
+              Name #1 {
+                "bytes" => <3 bytes 000aff>
+              }
+            }
+
+            """)
+    }
 }

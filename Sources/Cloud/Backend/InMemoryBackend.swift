@@ -1,10 +1,11 @@
-import Foundation
+import FoundationEssentials
+import Platform
 
 /// A shared store in memory that several devices in one process can sync through: for tests,
 /// and the peer the folder backend is measured against. Each device gets its own backend from
 /// `backend()`, with its own read position and its own reachability.
 public final class InMemoryCloud: @unchecked Sendable {
-    fileprivate let condition = NSCondition()
+    fileprivate let condition = Condition()
     fileprivate var records: [ChangeRecord] = []
     fileprivate var generation = 0
 
@@ -57,7 +58,7 @@ public final class InMemoryBackend: KeyValueBackend, @unchecked Sendable {
     public func waitForChanges(timeout: Double) {
         cloud.condition.withLock {
             let seen = cloud.generation
-            let deadline = Date(timeIntervalSinceNow: timeout)
+            let deadline = Deadline.after(seconds: timeout)
             while cloud.generation == seen, cloud.condition.wait(until: deadline) {}
         }
     }

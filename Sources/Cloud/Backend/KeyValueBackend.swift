@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Where synced changes are kept between devices: a shared folder, later a database server.
 /// A backend stores change records and hands back everything written; it never merges or

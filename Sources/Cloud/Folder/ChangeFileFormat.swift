@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// The bytes of a change file (all integers big-endian):
 ///

@@ -1,5 +1,9 @@
 import FileSafety
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+import Platform
 
 /// The default backend: a folder, which the user may keep in any folder-syncing tool
 /// (Syncthing, Dropbox, NFS). Each device appends only to its own change files
@@ -35,7 +39,7 @@ public final class FolderBackend: KeyValueBackend, @unchecked Sendable {
     public let device: DeviceIdentifier
     public let options: Options
     private let path: String
-    private let lock = NSLock()
+    private let lock = Lock()
     private var reader: FolderReader
     private let writer: FolderWriter
     private let watcher: FolderWatcher
@@ -66,9 +70,8 @@ public final class FolderBackend: KeyValueBackend, @unchecked Sendable {
     @discardableResult
     public static func createFolder(_ folder: URL) throws -> Creation {
         let path = folder.standardizedFileURL.path
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
-            guard isFolder.boolValue else { throw BackendUnavailable(reason: FolderSystemCalls.reason("create", path, ENOTDIR)) }
+        if let kind = FolderSystemCalls.kind(of: path) {
+            guard kind == .directory else { throw BackendUnavailable(reason: FolderSystemCalls.reason("create", path, ENOTDIR)) }
             return .alreadyThere
         }
         do {
@@ -91,7 +94,7 @@ public final class FolderBackend: KeyValueBackend, @unchecked Sendable {
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
             data = URL(fileURLWithPath: xdg)
         } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
             data = URL(fileURLWithPath: home).appendingPathComponent(".local/share")
         }
         return data.appendingPathComponent("wonderland/cloud")
@@ -145,10 +148,9 @@ public final class FolderBackend: KeyValueBackend, @unchecked Sendable {
 
     /// The folder must be there and be a folder: a missing one is unavailable, never created.
     private func checkFolder() throws {
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
+        guard let kind = FolderSystemCalls.kind(of: path) else {
             throw BackendUnavailable(reason: Self.missingReason(path))
         }
-        guard isFolder.boolValue else { throw BackendUnavailable(reason: FolderSystemCalls.reason("read", path, ENOTDIR)) }
+        guard kind == .directory else { throw BackendUnavailable(reason: FolderSystemCalls.reason("read", path, ENOTDIR)) }
     }
 }

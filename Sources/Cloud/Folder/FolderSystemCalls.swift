@@ -1,4 +1,5 @@
-import Foundation
+import FileSafety
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -48,6 +49,12 @@ enum FolderSystemCalls {
     static func status(of path: String) -> FileStatus? {
         var info = stat()
         return stat(path, &info) == 0 ? FileStatus(info) : nil
+    }
+
+    /// What `path` names, a symbolic link followed; nil when nothing is there.
+    static func kind(of path: String) -> FileKind? {
+        var info = stat()
+        return stat(path, &info) == 0 ? FileKind(mode: info.st_mode) : nil
     }
 
     /// The status of the name itself, a symbolic link not followed.

@@ -1,8 +1,9 @@
 import FileSafety
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
+import Platform
 
 /// Waits for news in the folder: inotify when the kernel gives it (local folders; Syncthing and
 /// Dropbox write locally too), a self-pipe for `wake()`, and a look at the listing every poll
@@ -35,7 +36,7 @@ final class FolderWatcher: @unchecked Sendable {
     private let wakePipe: (read: Int32, write: Int32)
     private var baseline: Snapshot?
     /// `isWatching` and `remember` may come from another thread than the waiting one.
-    private let stateLock = NSLock()
+    private let stateLock = Lock()
 
     init(folder: String, pollInterval: Double, usesInotify: Bool) {
         self.folder = folder
@@ -104,11 +105,23 @@ final class FolderWatcher: @unchecked Sendable {
     /// The closest folder above `path` that exists ("/" at worst); nil for a relative path.
     static func nearestExistingAncestor(of path: String) -> String? {
         guard path.hasPrefix("/") else { return nil }
-        var candidate = (path as NSString).deletingLastPathComponent
+        var candidate = parentPath(of: path)
         while candidate != "/" && FolderSystemCalls.status(of: candidate) == nil {
-            candidate = (candidate as NSString).deletingLastPathComponent
+            candidate = parentPath(of: candidate)
         }
         return candidate
+    }
+
+    /// `path` without its last component and the slashes before it; "/" for the root and its
+    /// children.
+    static func parentPath(of path: String) -> String {
+        let bytes = Array(path.utf8)
+        let slash = UInt8(ascii: "/")
+        var end = bytes.count
+        while end > 1, bytes[end - 1] == slash { end -= 1 }
+        while end > 0, bytes[end - 1] != slash { end -= 1 }
+        while end > 0, bytes[end - 1] == slash { end -= 1 }
+        return end == 0 ? "/" : String(decoding: bytes[..<end], as: UTF8.self)
     }
 
     func snapshot() -> Snapshot {

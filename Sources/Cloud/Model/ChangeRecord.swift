@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Platform
 import PropertyList
 
 /// Which device wrote a change: 16 lowercase hex digits, made once per data folder.
@@ -14,7 +15,7 @@ public struct DeviceIdentifier: Hashable, Comparable, Sendable, CustomStringConv
 
     public static func random() -> DeviceIdentifier {
         var generator = SystemRandomNumberGenerator()
-        return DeviceIdentifier(String(format: "%016llx", generator.next() as UInt64))!
+        return DeviceIdentifier(cFormat("%016llx", generator.next() as UInt64))!
     }
 
     public static func < (lhs: DeviceIdentifier, rhs: DeviceIdentifier) -> Bool { lhs.rawValue < rhs.rawValue }

@@ -1,7 +1,8 @@
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
+import Platform
 
 /// A hybrid logical clock reading: wall-clock milliseconds in the high 48 bits and a counter in
 /// the low 16, so plain integer order is the clock's order. It orders changes across machines
@@ -30,7 +31,7 @@ public struct HybridTimestamp: Hashable, Comparable, Sendable, CustomStringConve
 /// suspended laptop, a machine set to the wrong year), and that move past every timestamp seen
 /// from other devices. Thread-safe.
 public final class HybridLogicalClock: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = Lock()
     private var last: HybridTimestamp
     private let wallMilliseconds: @Sendable () -> UInt64
 

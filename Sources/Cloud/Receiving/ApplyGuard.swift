@@ -1,8 +1,9 @@
 import FileSafety
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
+import Platform
 
 /// The crash-loop guard for changes from elsewhere, as restoration has one for the saved place.
 /// Before a change is applied (checked, decoded, merged) its identity is written to a marker
@@ -114,7 +115,7 @@ final class ApplyGuard: @unchecked Sendable {
         }
 
         private static func hex(_ text: String) -> String {
-            text.utf8.map { String(format: "%02x", $0) }.joined()
+            text.utf8.map { cFormat("%02x", $0) }.joined()
         }
 
         private static func unhex(_ text: Substring) -> String? {
@@ -140,7 +141,7 @@ final class ApplyGuard: @unchecked Sendable {
     }
 
     private final class Counter: @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = Lock()
         private var value = 0
         func next() -> Int { lock.withLock { value += 1; return value } }
     }

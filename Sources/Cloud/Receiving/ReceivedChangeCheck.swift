@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import PropertyList
 
 /// Why a change from elsewhere was not applied. Each says what a user can act on (which

@@ -1,5 +1,5 @@
 import FileSafety
-import Foundation
+import FoundationEssentials
 import PropertyList
 #if canImport(Glibc)
 import Glibc

@@ -1,8 +1,9 @@
 import FileSafety
-import Foundation
+import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
+import Platform
 
 /// Where this machine keeps its synced stores: `$XDG_DATA_HOME/wonderland/synced-store/`, with
 /// one local copy per backend (`folder-…-<hash>.plist`) and the machine's device identity
@@ -40,7 +41,7 @@ public struct LocalReplicaFolder: Sendable {
         while slug.hasSuffix("-") { slug.removeLast() }
         var hash: UInt32 = 2_166_136_261  // FNV-1a
         for byte in displayName.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        return String(slug.prefix(48)) + "-" + String(format: "%08x", hash) + ".plist"
+        return String(slug.prefix(48)) + "-" + cFormat("%08x", hash) + ".plist"
     }
 
     /// This machine's device identifier, made once and kept in `device-id`. A damaged file is
@@ -58,7 +59,7 @@ public struct LocalReplicaFolder: Sendable {
                 }
             }
             if let read {
-                let text = String(decoding: read, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                let text = String(decoding: read, as: UTF8.self).trimmingWhitespaceScalars()
                 if let device = DeviceIdentifier(text) { return device }
                 let moved = try? AtomicFile.moveAside(file, label: "damaged")
                 warning = "This machine's sync identity \(file.path) could not be read; it was moved to \(moved?.lastPathComponent ?? "?") and a new one was made."

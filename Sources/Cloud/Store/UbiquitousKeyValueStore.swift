@@ -1,5 +1,9 @@
 import Defaults
-import Foundation
+import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
+import Platform
 import PropertyList
 
 /// NSUbiquitousKeyValueStore for Wonderland: property-list values under string keys, shared by
@@ -48,7 +52,7 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
     private let configuration: Configuration
     private let clock: HybridLogicalClock
 
-    private let lock = NSLock()
+    private let lock = Lock()
     /// Everything known here: the backend's changes and this machine's own.
     private var local: MergedChanges
     /// What the backend is known to hold (fetched from it, or accepted by it).
@@ -73,8 +77,8 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
     static let maximumRetryInterval = 30.0
 
     /// One sync pass at a time, whether from the worker or `synchronize()`.
-    private let syncLock = NSLock()
-    private var worker: Thread?
+    private let syncLock = Lock()
+    private var worker: DetachedThread?
     private var stopping = false
 
     public init(_ configuration: Configuration) {
@@ -274,10 +278,7 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
                 return
             }
             stopping = false
-            let thread = Thread { [weak self] in self?.runWorker() }
-            thread.name = "wonderland-sync"
-            worker = thread
-            thread.start()
+            worker = DetachedThread(name: "wonderland-sync") { [weak self] in self?.runWorker() }
         }
     }
 
