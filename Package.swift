@@ -79,7 +79,10 @@ let package = Package(
             dependencies: [
                 "WonderlandApp", "Screens", "Terminal", "TextSafety", "PropertyList", "KeyedArchive", "Restoration", "Defaults", "Cloud", "CloudServer", "FileSafety", "Platform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // The release product is one static file: no dynamic loader, libraries or relocations
+            // at each start (DECISIONS D210). Debug builds link dynamically, which is faster.
+            linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
         ),
         // The server backend in a process of its own, so the app never links NIO or the full
         // Foundation: framed requests on stdin, answers on stdout.

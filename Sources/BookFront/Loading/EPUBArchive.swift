@@ -1,5 +1,6 @@
 import FileSafety
-import Foundation
+import FoundationEssentials
+import Platform
 
 /// An EPUB's zip archive, read defensively: every entry path is checked before anything is
 /// read (a path that leaves the archive, "../x" or "/etc/x", refuses the whole book), and what
@@ -71,14 +72,14 @@ final class EPUBArchive {
 
     /// False for absolute paths, drive letters and any ".." component.
     static func staysInside(_ path: String) -> Bool {
-        let unified = path.replacingOccurrences(of: "\\", with: "/")
+        let unified = path.replacing("\\", with: "/")
         if unified.hasPrefix("/") || unified.contains("\0") { return false }
         if unified.count >= 2, unified.dropFirst().first == ":" { return false }  // "C:/…"
         return !unified.split(separator: "/").contains("..")
     }
 
     static func normalized(_ path: String) -> String {
-        path.replacingOccurrences(of: "\\", with: "/").split(separator: "/").filter { $0 != "." }.joined(separator: "/")
+        path.replacing("\\", with: "/").split(separator: "/").filter { $0 != "." }.joined(separator: "/")
     }
 
     /// Resolves `href` (percent-encoded, maybe with "#fragment") against the folder of `base`.
@@ -91,7 +92,7 @@ final class EPUBArchive {
             reference = String(reference[..<hash])
         }
         if reference.contains("://") || reference.hasPrefix("mailto:") { return nil }
-        let decoded = reference.removingPercentEncoding ?? reference
+        let decoded = reference.percentDecoded ?? reference
         var parts = decoded.hasPrefix("/") ? [] : base.split(separator: "/").dropLast().map(String.init)
         if decoded.isEmpty { parts = base.split(separator: "/").map(String.init) }
         for part in decoded.split(separator: "/") {

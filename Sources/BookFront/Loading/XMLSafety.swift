@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// Makes an EPUB's XML safe to hand to `XMLWalker`: the DOCTYPE (with any internal subset of
 /// entity declarations, the "billion laughs" attack) is cut out before parsing, so no entity is

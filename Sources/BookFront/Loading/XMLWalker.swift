@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An XML document as three closures, on sanitized input (see XMLSafety): element names and
 /// attribute names come without their namespace prefix ("dc:title" → "title") and lowercased,
