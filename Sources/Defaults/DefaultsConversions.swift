@@ -14,7 +14,7 @@ public enum DefaultsConversion {
         case .unsignedInteger: return true
         case .real(let number): return number != 0
         case .string(let text):
-            switch text.trimmingSpaceScalars().lowercased() {
+            switch text.trimmingSpaces().lowercased() {
             case "yes", "true", "y", "t": return true
             case "no", "false", "n", "f": return false
             default:
@@ -34,7 +34,7 @@ public enum DefaultsConversion {
             guard number.isFinite, let whole = Int(exactly: number.rounded(.towardZero)) else { return nil }
             return whole
         case .string(let text):
-            let trimmed = text.trimmingSpaceScalars()
+            let trimmed = text.trimmingSpaces()
             if let number = Int(trimmed) { return number }
             if let number = Double(trimmed) { return integer(.real(number)) }
             return nil
@@ -48,7 +48,7 @@ public enum DefaultsConversion {
         case .integer(let number): return Double(number)
         case .unsignedInteger(let number): return Double(number)
         case .boolean(let flag): return flag ? 1 : 0
-        case .string(let text): return Double(text.trimmingSpaceScalars())
+        case .string(let text): return Double(text.trimmingSpaces())
         default: return nil
         }
     }
@@ -69,7 +69,7 @@ public enum DefaultsConversion {
     public static func date(_ value: PropertyListValue) -> Date? {
         switch value {
         case .date(let date): return date
-        case .string(let text): return InternetDate.secondsSince1970(text.trimmingSpaceScalars()).map { Date(timeIntervalSince1970: Double($0)) }
+        case .string(let text): return InternetDate.secondsSince1970(text.trimmingSpaces()).map { Date(timeIntervalSince1970: Double($0)) }
         default: return nil
         }
     }

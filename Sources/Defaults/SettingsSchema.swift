@@ -500,7 +500,7 @@ public enum SettingsValue {
         case .integer(let i): Double(i)
         case .unsignedInteger(let u): Double(u)
         case .real(let d): d
-        case .string(let text): Double(text.trimmingSpaceScalars())
+        case .string(let text): Double(text.trimmingSpaces())
         default: nil
         }
     }

@@ -80,7 +80,7 @@ enum ManualPage {
     /// Prose is left to roff to fill; a block laid out in columns (two spaces inside a
     /// line, as in a table of forms) is kept as written.
     private static func paragraphs(_ text: String) -> String {
-        let blocks = text.components(separatedBy: "\n\n").map { $0.trimming(where: \.isNewline) }
+        let blocks = text.components(separatedBy: "\n\n").map { $0.trimmingScalars(where: { $0 == "\n" }) }
             .filter { !$0.trimmingSpaces().isEmpty }
         return blocks.map { block in
             let lines = block.split(separator: "\n").map(String.init)

@@ -11,7 +11,7 @@ enum SettingsBundleDomain {
         let own = directory.standardizedFileURL.deletingPathExtension().lastPathComponent
         let named = own == "Settings" ? directory.standardizedFileURL.deletingLastPathComponent().lastPathComponent : own
         let kept = String(named.unicodeScalars.filter { $0.isASCII && $0.properties.isAlphabetic || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0) })
-        let trimmed = kept.trimming(where: { $0 == "." })
+        let trimmed = kept.trimmingScalars(where: { $0 == "." })
         return trimmed.isEmpty ? "bundle" : trimmed
     }
 

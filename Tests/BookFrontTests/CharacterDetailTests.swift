@@ -37,13 +37,15 @@ struct CharacterDetailTests {
 
     /// The detail on top of the list before launch, as the restoration class leaves it, with
     /// the book's background search held back.
-    private func launchOnDetail(firstFrameWait: TimeInterval, held: HeldWork, padding: Int = 0) throws -> (Pilot, CharactersContext) {
+    private func launchOnDetail(firstFrameWait: TimeInterval, held: HeldWork, padding: Int = 0, otherCharacter: Bool = false) throws -> (Pilot, CharactersContext) {
         let book = folder.appendingPathComponent("books/alice29.txt")
         try FileManager.default.createDirectory(at: book.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let text = "CHAPTER I.\n\nDown the hole.\n" + String(repeating: "x", count: padding) + "\n\nCHAPTER II.\n\nThe Queen of Hearts shouted.\n"
+        let text = "CHAPTER I.\n\nDown the hole after the White Rabbit.\n" + String(repeating: "x", count: padding) + "\n\nCHAPTER II.\n\nThe Queen of Hearts shouted.\n"
         try Data(text.utf8).write(to: book)
         let queen = BookCharacter(id: "queen", name: "Queen of Hearts", aliases: ["Queen"], description: "Shouts a lot.", firstChapter: 2)
-        let context = CharactersContext(catalog: .success(CharacterCatalog(characters: [queen])), store: InMemoryPreferenceStore(), bookURL: book)
+        let rabbit = BookCharacter(id: "rabbit", name: "White Rabbit", aliases: [], description: "Late.", firstChapter: 1)
+        let characters = otherCharacter ? [rabbit, queen] : [queen]
+        let context = CharactersContext(catalog: .success(CharacterCatalog(characters: characters)), store: InMemoryPreferenceStore(), bookURL: book)
         context.book.startInBackground = { held.jobs.append($0) }
         context.book.firstFrameWait = firstFrameWait
         let navigation = CharacterListScreen.makeNavigation(context: context)
@@ -64,6 +66,20 @@ struct CharacterDetailTests {
         #expect(pilot.terminal.framesPresented == framesBefore, "the background found the search done: nothing to redraw")
     }
 
+    /// The first frame searches the character it shows and no other: the rest of the list
+    /// waits for the background's whole search.
+    @Test func theFirstFrameSearchesOnlyTheCharacterItShows() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let held = HeldWork()
+        let (pilot, context) = try launchOnDetail(firstFrameWait: 60, held: held, otherCharacter: true)
+        #expect(pilot.lines.contains(" Appears in chapters 2 (1 mention)."))
+        #expect(context.book.status(for: "rabbit") == .searching, "another character waits for the background")
+        #expect(held.jobs.count == 1)
+        for job in held.jobs { job() }
+        #expect(context.book.status(for: "rabbit") == .found(mentions: [0: 1], chapterCount: 2))
+        #expect(context.book.status(for: "queen") == .found(mentions: [1: 1], chapterCount: 2))
+    }
+
     /// Out of time, or a book too big to read on the main thread: the frame says "searching"
     /// and the background's result comes with the wake.
     @Test(arguments: [false, true])
@@ -73,9 +89,8 @@ struct CharacterDetailTests {
         let padding = bookTooBig ? Int(CharacterBook.firstFrameSearchLimit) : 0
         let (pilot, _) = try launchOnDetail(firstFrameWait: 0, held: held, padding: padding)
         #expect(pilot.lines.contains(" " + CharacterInfoText.chapterSummary(.searching)))
-        // A small book is begun for the frame and handed back when the time is out; a big one
-        // is never begun on the main thread.
-        #expect(held.jobs.count == (bookTooBig ? 1 : 2))
+        // Neither is searched on the main thread: the one job is the background's whole search.
+        #expect(held.jobs.count == 1)
         for job in held.jobs { job() }
         try pilot.send(.wake)
         #expect(pilot.lines.contains(" Appears in chapters 2 (1 mention)."))

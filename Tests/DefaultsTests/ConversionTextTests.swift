@@ -43,9 +43,9 @@ import Testing
         #expect(DefaultsConversion.double(.string("\u{3000}\t2.5\u{A0}\u{200B}")) == 2.5)
         #expect(DefaultsConversion.integer(.string("\n7")) == nil)
         #expect(DefaultsConversion.bool(.string("\u{2003}YES ")) == true)
-        #expect(" \u{301}5 ".trimmingSpaceScalars() == "\u{301}5")
-        #expect("\u{85}x\u{2028}\u{200B}".trimmingWhitespaceScalars() == "x")
-        #expect("\r\n".trimmingSpaceScalars() == "\r\n")
+        #expect(" \u{301}5 ".trimmingSpaces() == "\u{301}5")
+        #expect("\u{85}x\u{2028}\u{200B}".trimmingWhitespace() == "x")
+        #expect("\r\n".trimmingSpaces() == "\r\n")
     }
 
     @Test func passwordsPercentDecodedAsBefore() {

@@ -39,6 +39,13 @@ public final class CharacterBook: @unchecked Sendable {
     /// Guards `state`; signalled when the search ends.
     private let lock = Condition()
     private var state = State.idle
+    /// Characters a first frame searched for ahead of the whole search, while it is pending.
+    private var earlyResults: [String: EarlyResult] = [:]
+
+    private struct EarlyResult {
+        var mentions: [Int: Int]
+        var chapterCount: Int
+    }
     /// How long a first frame may wait for the search: long enough for the default book
     /// (a few milliseconds in a release build), short enough that a huge book, a slow disk or
     /// a debug build does not hold the launch; past it the frame says "searching" and the
@@ -63,7 +70,9 @@ public final class CharacterBook: @unchecked Sendable {
         switch current {
         case .done(let all, let chapterCount): return .found(mentions: all[id] ?? [:], chapterCount: chapterCount)
         case .failed(let reason): return .unreadable(reason)
-        case .queued, .working: return .searching
+        case .queued, .working:
+            guard let early = lock.withLock({ earlyResults[id] }) else { return .searching }
+            return .found(mentions: early.mentions, chapterCount: early.chapterCount)
         case .idle:
             guard FileManager.default.fileExists(atPath: url.path) else { return .bookNotInstalled(path: url.path) }
             start()
@@ -71,25 +80,17 @@ public final class CharacterBook: @unchecked Sendable {
         }
     }
 
-    /// Makes the search done within `timeout` seconds if it can, for a first frame: a search
-    /// the background has not begun is run here (books up to `firstFrameSearchLimit`),
-    /// character by character, and handed back to the background if the time runs out; one
-    /// already running, or of a bigger book, is waited for. Returns false if it is still not
-    /// done then.
+    /// Makes `id`'s chapters known within `timeout` seconds if it can, for a first frame. The
+    /// frame needs one character, so only that one is searched here, on the caller's thread
+    /// (books up to `firstFrameSearchLimit`); the background goes on finding the others. A
+    /// bigger book is waited for, as long. Returns false when the chapters are still unknown.
     @discardableResult
-    public func waitForSearch(upTo timeout: TimeInterval) -> Bool {
-        _ = status(for: "")
+    public func waitForSearch(for id: String, upTo timeout: TimeInterval) -> Bool {
+        guard case .searching = status(for: id) else { return true }
         let deadline = Deadline.after(seconds: timeout)
-        if isSmallEnoughToSearchNow(), claim() {
-            if let result = search(until: deadline) {
-                finish(result)
-                return true
-            }
-            lock.lock()
-            state = .queued
-            lock.unlock()
-            startInBackground { self.runIfUnclaimed() }
-            return false
+        if !deadline.hasPassed, isSmallEnoughToSearchNow(), let early = searchOne(id, until: deadline) {
+            lock.withLock { earlyResults[id] = early }
+            return true
         }
         lock.lock()
         defer { lock.unlock() }
@@ -97,6 +98,15 @@ public final class CharacterBook: @unchecked Sendable {
             guard lock.wait(until: deadline) else { return false }
         }
         return true
+    }
+
+    /// One character's mentions, when the book reads and `deadline` has not passed once it is
+    /// read; nil otherwise (the background's search then says what went wrong).
+    private func searchOne(_ id: String, until deadline: Deadline) -> EarlyResult? {
+        guard let character = catalog.characters.first(where: { $0.id == id }),
+              let document = try? BookLoader.load(path: url.path), !deadline.hasPassed else { return nil }
+        return EarlyResult(mentions: CharacterAppearances.find(names: character.searchNames, in: document),
+                           chapterCount: document.chapters.count)
     }
 
     /// Books over this many bytes are not searched for a first frame: at the release build's

@@ -131,10 +131,10 @@ public final class CharacterDetailScreen: Screen {
 
     // MARK: background news
 
-    /// A launch restored onto this screen waits, briefly, for the chapter search, so the first
-    /// frame says where the character appears rather than "searching".
+    /// A launch restored onto this screen searches this character's chapters first, briefly,
+    /// so the first frame says where the character appears rather than "searching".
     public override func prepareForFirstFrame() {
-        context.book.waitForSearch(upTo: context.book.firstFrameWait)
+        context.book.waitForSearch(for: character.id, upTo: context.book.firstFrameWait)
     }
 
     public override func handleWake() -> Bool {

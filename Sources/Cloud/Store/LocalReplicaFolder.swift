@@ -59,7 +59,7 @@ public struct LocalReplicaFolder: Sendable {
                 }
             }
             if let read {
-                let text = String(decoding: read, as: UTF8.self).trimmingWhitespaceScalars()
+                let text = String(decoding: read, as: UTF8.self).trimmingWhitespace()
                 if let device = DeviceIdentifier(text) { return device }
                 let moved = try? AtomicFile.moveAside(file, label: "damaged")
                 warning = "This machine's sync identity \(file.path) could not be read; it was moved to \(moved?.lastPathComponent ?? "?") and a new one was made."

@@ -78,7 +78,8 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
 
     /// One sync pass at a time, whether from the worker or `synchronize()`.
     private let syncLock = Lock()
-    private var worker: DetachedThread?
+    /// Whether the worker thread is running (set by `start`, cleared by the worker as it ends).
+    private var workerRunning = false
     private var stopping = false
 
     public init(_ configuration: Configuration) {
@@ -273,12 +274,13 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
     public func start() {
         lock.withLock {
             // A worker still finishing a stop (a slow folder) simply carries on.
-            guard worker == nil else {
+            guard !workerRunning else {
                 stopping = false
                 return
             }
             stopping = false
-            worker = DetachedThread(name: "wonderland-sync") { [weak self] in self?.runWorker() }
+            workerRunning = startThread(name: "wonderland-sync") { [weak self] in self?.runWorker() }
+            precondition(workerRunning, "cannot start the sync worker thread")
         }
     }
 
@@ -286,7 +288,7 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
     /// seconds for a slow backend), and saves this machine's copy.
     public func stop(timeout: Double = 1.5) {
         let running = lock.withLock { () -> Bool in
-            guard worker != nil, !stopping else { return false }
+            guard workerRunning, !stopping else { return false }
             stopping = true
             return true
         }
@@ -295,7 +297,7 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
             // Polled rather than signalled: a worker that outlives one stop must not make the
             // next stop return before it has finished.
             let deadline = Date(timeIntervalSinceNow: timeout)
-            while lock.withLock({ worker != nil }), Date() < deadline { usleep(2_000) }
+            while lock.withLock({ workerRunning }), Date() < deadline { usleep(2_000) }
         }
         saveReplica()
     }
@@ -325,7 +327,7 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
             synchronize()  // the last queued writes, when the backend is there
             carryOn = lock.withLock {
                 guard stopping else { return true }  // started again while it was stopping
-                worker = nil
+                workerRunning = false
                 return false
             }
         }
