@@ -11,11 +11,16 @@ public func cFormat(_ format: String, _ arguments: CVarArg...) -> String {
     withVaList(arguments) { list in
         var buffer = [CChar](repeating: 0, count: 128)
         let needed = Int(vsnprintf(&buffer, buffer.count, format, list))
-        guard needed >= buffer.count else { return String(cString: buffer) }
+        guard needed >= buffer.count else { return text(buffer) }
         return withVaList(arguments) { again in
             var larger = [CChar](repeating: 0, count: needed + 1)
             _ = vsnprintf(&larger, larger.count, format, again)
-            return String(cString: larger)
+            return text(larger)
         }
     }
+}
+
+/// The C string in `buffer`, up to its terminating zero.
+private func text(_ buffer: [CChar]) -> String {
+    String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }

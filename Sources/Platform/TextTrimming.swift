@@ -19,4 +19,11 @@ extension StringProtocol {
         let last = scalars.lastIndex(where: { !drop($0) })!
         return String(self[first ..< scalars.index(after: last)])
     }
+
+    /// Without the leading and trailing characters that match `drop`.
+    public func trimming(where drop: (Character) -> Bool) -> String {
+        guard let first = firstIndex(where: { !drop($0) }) else { return "" }
+        let last = lastIndex(where: { !drop($0) })!
+        return String(self[first...last])
+    }
 }

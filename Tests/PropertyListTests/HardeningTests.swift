@@ -92,14 +92,14 @@ struct SplitMix {
     #expect(PropertyListError(.truncated, "short", position: 12, unit: .byteOffset).description
         == "truncated at byte offset 12: short")
     #expect(PropertyListError(.unknownTag, "<set>", position: 3, unit: .line).description == "unknownTag at line 3: <set>")
+}
 
-    /// The declaration's "encoding" is found as Characters, as NSString's search found it: a
-    /// combining mark after the word makes it another word; one before it joins the space.
-    @Test func encodingIsFoundAsCharacters() throws {
-        let declaredAfterMark = Data("<?xml version=\"1.0\" \u{301}encoding=\"UTF-16\"?>\n<plist><true/></plist>\n".utf8)
-        let refused = #expect(throws: PropertyListError.self) { try PropertyListReader.read(declaredAfterMark) }
-        #expect(refused?.kind == .unsupportedEncoding)
-        let anotherWord = Data("<?xml version=\"1.0\" encoding\u{301}=\"UTF-16\"?>\n<plist><true/></plist>\n".utf8)
-        #expect(try PropertyListReader.read(anotherWord).value == .boolean(true))
-    }
+/// The declaration's "encoding" is found as Characters, as NSString's search found it: a
+/// combining mark after the word makes it another word; one before it joins the space.
+@Test func encodingIsFoundAsCharacters() throws {
+    let declaredAfterMark = Data("<?xml version=\"1.0\" \u{301}encoding=\"UTF-16\"?>\n<plist><true/></plist>\n".utf8)
+    let refused = #expect(throws: PropertyListError.self) { try PropertyListReader.read(declaredAfterMark) }
+    #expect(refused?.kind == .unsupportedEncoding)
+    let anotherWord = Data("<?xml version=\"1.0\" encoding\u{301}=\"UTF-16\"?>\n<plist><true/></plist>\n".utf8)
+    #expect(try PropertyListReader.read(anotherWord).value == .boolean(true))
 }
