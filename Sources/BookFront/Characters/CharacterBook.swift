@@ -80,6 +80,9 @@ public final class CharacterBook: @unchecked Sendable {
         }
     }
 
+    /// Starts the search if the book is there and nobody has yet.
+    public func beginSearching() { _ = status(for: "") }
+
     /// Makes `id`'s chapters known within `timeout` seconds if it can, for a first frame. The
     /// frame needs one character, so only that one is searched here, on the caller's thread
     /// (books up to `firstFrameSearchLimit`); the background goes on finding the others. A

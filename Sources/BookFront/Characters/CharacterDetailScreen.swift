@@ -43,6 +43,9 @@ public final class CharacterDetailScreen: Screen {
         super.init(title: character.name, restorationIdentifier: Self.restorationID)
         restorationClassName = Self.restorationClass
         adopt(editor)
+        // The search starts now, on the other core, while the rest of a restored launch builds
+        // its screens: by the first frame it has often finished.
+        context.book.beginSearching()
     }
 
     /// The note as saved in the store (not the draft being typed).
