@@ -142,8 +142,14 @@ enum XMLSafety {
         return [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index + 5])
     }
 
-    /// The end of a DOCTYPE declaration, past its internal subset ("[ … ]") and quoted strings.
+    /// The end of a DOCTYPE declaration (or of the text, when it is never closed).
     private static func doctypeEnd(_ bytes: [UInt8], from start: Int) -> Int {
+        doctypeClose(bytes, from: start) ?? bytes.count
+    }
+
+    /// Just past the ">" that closes the DOCTYPE starting at `start` ("<!DOCTYPE"), beyond its
+    /// internal subset ("[ … ]") and quoted strings; nil when the text ends first.
+    static func doctypeClose(_ bytes: [UInt8], from start: Int) -> Int? {
         var index = start + 2
         var depth = 0
         var quote: UInt8?
@@ -162,7 +168,7 @@ enum XMLSafety {
             }
             index += 1
         }
-        return bytes.count
+        return nil
     }
 
     private static let predefined: Set<String> = ["amp", "lt", "gt", "quot", "apos"]

@@ -347,26 +347,10 @@ struct XMLScanner {
     /// Past the internal subset ("[ … ]") and quoted strings; nothing in it is interpreted (see
     /// `XMLSafety`, which cuts a DOCTYPE out before any parsing).
     private mutating func skipDoctype() throws(SyntaxError) {
-        let start = position
-        position += 9
-        var depth = 0
-        var quote: UInt8?
-        while position < bytes.count {
-            let byte = bytes[position]
-            position += 1
-            if let open = quote {
-                if byte == open { quote = nil }
-            } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                quote = byte
-            } else if byte == UInt8(ascii: "[") {
-                depth += 1
-            } else if byte == UInt8(ascii: "]") {
-                depth = max(0, depth - 1)
-            } else if byte == UInt8(ascii: ">"), depth == 0 {
-                return
-            }
+        guard let end = XMLSafety.doctypeClose(bytes, from: position) else {
+            throw SyntaxError(offset: position, message: "the document ends inside its DOCTYPE")
         }
-        throw SyntaxError(offset: start, message: "the document ends inside its DOCTYPE")
+        position = end
     }
 
     // MARK: Bytes
