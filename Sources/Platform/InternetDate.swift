@@ -89,9 +89,9 @@ public enum InternetDate {
         }
     }
 
-    /// Days from 1970-01-01 to the date, on the calendar the formatter used: Gregorian from
-    /// 1582-10-15, Julian before. A day past the month's end rolls over.
-    private static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
+    /// Days from 1970-01-01 to the date, on the calendar Foundation's formatters used:
+    /// Gregorian from 1582-10-15, Julian before. A day past the month's end rolls over.
+    public static func daysSince1970(year: Int64, month: Int64, day: Int64) -> Int64 {
         let beforeMonth: Int64 = month <= 2 ? 1 : 0
         let y = year + 4_800 - beforeMonth
         let m = month + 12 * beforeMonth - 3

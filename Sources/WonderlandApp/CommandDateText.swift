@@ -27,7 +27,8 @@ public enum CommandDateText {
     /// UTC. Fields may have fewer digits ("2024-5-1 9:05:00"), the zone may also be "GMT",
     /// "UTC", "GMT+2" or "+02", and space around the text does not matter.
     public static func parse(_ text: String) -> Date? {
-        if let date = parseISO(Array(text.utf8)) { return date }
+        // ISO 8601 first, read as ISO8601DateFormatter read it.
+        if let seconds = InternetDate.secondsSince1970(text) { return Date(timeIntervalSince1970: Double(seconds)) }
         let trimmed = text.trimmingWhitespace()
         var fields = trimmed.split(separator: " ", omittingEmptySubsequences: true)
         guard (1...3).contains(fields.count) else { return nil }
@@ -46,30 +47,6 @@ public enum CommandDateText {
         }
         guard let days = days(year: year, month: month, day: day) else { return nil }
         return date(days: days, seconds: seconds - offset)
-    }
-
-    /// `YYYY-MM-DDTHH:MM:SS` then `Z`, `±HH:MM` or `±HHMM`, nothing around it.
-    private static func parseISO(_ b: [UInt8]) -> Date? {
-        guard b.count >= 20, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"), b[10] == UInt8(ascii: "T"),
-              b[13] == UInt8(ascii: ":"), b[16] == UInt8(ascii: ":"),
-              let year = digits(b[0..<4]), let month = digits(b[5..<7]), let day = digits(b[8..<10]),
-              let hour = digits(b[11..<13]), let minute = digits(b[14..<16]), let second = digits(b[17..<19]),
-              hour < 24, minute < 60, second < 60 else { return nil }
-        let zone = b[19...]
-        var offset = 0
-        if zone.elementsEqual([UInt8(ascii: "Z")]) {
-            offset = 0
-        } else if zone.count == 6 || zone.count == 5, zone.first == UInt8(ascii: "+") || zone.first == UInt8(ascii: "-") {
-            let rest = Array(zone.dropFirst())
-            let minutesStart = rest.count == 5 ? 3 : 2
-            guard rest.count == 4 || rest[2] == UInt8(ascii: ":"), let zoneHours = digits(rest[0..<2]),
-                  let zoneMinutes = digits(rest[minutesStart..<minutesStart + 2]), zoneMinutes < 60 else { return nil }
-            offset = (zoneHours * 3_600 + zoneMinutes * 60) * (zone.first == UInt8(ascii: "-") ? -1 : 1)
-        } else {
-            return nil
-        }
-        guard let days = days(year: year, month: month, day: day) else { return nil }
-        return date(days: days, seconds: hour * 3_600 + minute * 60 + second - offset)
     }
 
     /// Seconds east of UTC: "Z", "GMT", "UTC", or an offset ("+2", "+02", "+0200", "+02:00")
@@ -101,15 +78,6 @@ public enum CommandDateText {
         return Int(text)
     }
 
-    private static func digits(_ bytes: ArraySlice<UInt8>) -> Int? {
-        var value = 0
-        for byte in bytes {
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-            value = value * 10 + Int(byte - UInt8(ascii: "0"))
-        }
-        return value
-    }
-
     private static func date(days: Int, seconds: Int) -> Date {
         Date(timeIntervalSince1970: Double(days * 86_400 + seconds))
     }
@@ -123,14 +91,6 @@ public enum CommandDateText {
         let leap = gregorian ? (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 : year % 4 == 0
         let length = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
         guard day <= length else { return nil }
-        // Counted from 1 March so the leap day ends the year.
-        let y = month <= 2 ? year - 1 : year
-        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        if gregorian {
-            let era = y / 400, yearOfEra = y - era * 400
-            return era * 146_097 + yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear - 719_468
-        }
-        // Julian: a leap day every four years; 1582-10-04 is the day before 1582-10-15.
-        return y * 365 + y / 4 + dayOfYear - 719_470
+        return Int(InternetDate.daysSince1970(year: Int64(year), month: Int64(month), day: Int64(day)))
     }
 }
