@@ -5,16 +5,13 @@ import Darwin
 #endif
 
 /// A lock with a condition variable: a thread waits with the lock held until another signals.
-/// Deadlines are moments on the monotonic clock (`Condition.deadline(after:)`), so a change of
+/// Deadlines are moments on the monotonic clock (`Deadline.after(seconds:)`), so a change of
 /// the wall clock neither shortens nor stretches a wait.
 public final class Condition: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    private let exclusion = Lock()
     private let condition: UnsafeMutablePointer<pthread_cond_t>
 
     public init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
         condition = .allocate(capacity: 1)
         condition.initialize(to: pthread_cond_t())
         var attributes = pthread_condattr_t()
@@ -29,29 +26,25 @@ public final class Condition: @unchecked Sendable {
     deinit {
         pthread_cond_destroy(condition)
         condition.deallocate()
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
     }
 
-    public func lock() { pthread_mutex_lock(mutex) }
+    public func lock() { exclusion.lock() }
 
-    public func unlock() { pthread_mutex_unlock(mutex) }
+    public func unlock() { exclusion.unlock() }
 
     public func withLock<Result>(_ body: () throws -> Result) rethrows -> Result {
-        lock()
-        defer { unlock() }
-        return try body()
+        try exclusion.withLock(body)
     }
 
     /// Waits until signalled (or spuriously woken: callers loop on their own predicate).
     /// The lock must be held.
-    public func wait() { pthread_cond_wait(condition, mutex) }
+    public func wait() { pthread_cond_wait(condition, exclusion.mutex) }
 
-    /// Waits until signalled or until `deadline` (from `deadline(after:)`); false when the
+    /// Waits until signalled or until `deadline` (from `Deadline.after(seconds:)`); false when the
     /// deadline passed. The lock must be held.
     public func wait(until deadline: Deadline) -> Bool {
         var time = deadline.monotonicTime
-        return pthread_cond_timedwait(condition, mutex, &time) == 0
+        return pthread_cond_timedwait(condition, exclusion.mutex, &time) == 0
     }
 
     /// Waits at most `seconds`; false when the time ran out. The lock must be held.

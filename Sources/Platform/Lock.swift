@@ -7,7 +7,8 @@ import Darwin
 /// A mutual-exclusion lock over a pthread mutex, for state shared with background threads.
 /// A class, so it can be a `let` in a class and locked from any thread.
 public final class Lock: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    /// Internal so that `Condition` can wait on it.
+    let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     public init() {
         mutex = .allocate(capacity: 1)
