@@ -64,14 +64,12 @@ public final class CharacterBook: @unchecked Sendable {
     /// Where `id` appears, starting the search on first use. A missing book is looked for again
     /// on every call, so a book fetched while the app runs is found on the next look.
     public func status(for id: String) -> AppearanceStatus {
-        lock.lock()
-        let current = state
-        lock.unlock()
+        let (current, early) = lock.withLock { (state, earlyResults[id]) }
         switch current {
         case .done(let all, let chapterCount): return .found(mentions: all[id] ?? [:], chapterCount: chapterCount)
         case .failed(let reason): return .unreadable(reason)
         case .queued, .working:
-            guard let early = lock.withLock({ earlyResults[id] }) else { return .searching }
+            guard let early else { return .searching }
             return .found(mentions: early.mentions, chapterCount: early.chapterCount)
         case .idle:
             guard FileManager.default.fileExists(atPath: url.path) else { return .bookNotInstalled(path: url.path) }
@@ -175,6 +173,7 @@ public final class CharacterBook: @unchecked Sendable {
     private func finish(_ result: State) {
         lock.lock()
         state = result
+        earlyResults = [:]  // the whole result answers for every character now
         lock.broadcast()
         lock.unlock()
         if runsInBackground { Wakeup.post() }
