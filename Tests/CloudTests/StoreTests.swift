@@ -130,7 +130,8 @@ import Testing
         phone.set(.string("hello"), forKey: "k")
         phone.synchronize()
         let deadline = Date(timeIntervalSinceNow: 10)
-        while pad.object(forKey: "k") == nil, Date() < deadline { usleep(5_000) }
+        // The worker takes the change in, then tells: wait for both, not just the first.
+        while pad.object(forKey: "k") == nil || news.count == 0, Date() < deadline { usleep(5_000) }
         #expect(pad.object(forKey: "k") == .string("hello"))
         #expect(news.count > 0)
     }
