@@ -29,6 +29,9 @@ public final class InMemoryBackend: KeyValueBackend, @unchecked Sendable {
     private let cloud: InMemoryCloud
     private var readPosition = 0
     private var reachable = true
+    /// The cloud's generation when this device last fetched: a wait ends at once if anything
+    /// happened since, so news between a fetch and the next wait is not slept through.
+    private var fetchedGeneration = -1
 
     fileprivate init(cloud: InMemoryCloud) { self.cloud = cloud }
 
@@ -50,16 +53,19 @@ public final class InMemoryBackend: KeyValueBackend, @unchecked Sendable {
     public func fetchChanges() throws -> [ChangeRecord] {
         try cloud.condition.withLock {
             guard reachable else { throw BackendUnavailable(reason: "the in-memory cloud is switched off") }
-            defer { readPosition = cloud.records.count }
+            defer {
+                readPosition = cloud.records.count
+                fetchedGeneration = cloud.generation
+            }
             return Array(cloud.records[readPosition...])
         }
     }
 
     public func waitForChanges(timeout: Double) {
         cloud.condition.withLock {
-            let seen = cloud.generation
             let deadline = Deadline.after(seconds: timeout)
-            while cloud.generation == seen, cloud.condition.wait(until: deadline) {}
+            while cloud.generation == fetchedGeneration, cloud.condition.wait(until: deadline) {}
+            fetchedGeneration = cloud.generation
         }
     }
 

@@ -24,10 +24,12 @@ public protocol KeyValueBackend: AnyObject, Sendable {
     /// Blocks up to `timeout` seconds, returning early when the backend may have news (another
     /// device wrote) or when `wake()` is called. The store passes `untilNews` when it has
     /// nothing to retry: a backend that can be told of news (inotify, LISTEN) then sleeps until
-    /// it is; one that cannot must look again on its own interval.
+    /// it is; one that cannot must look again on its own interval. News that came after the
+    /// last `fetchChanges()` but before this call must end it at once, never be lost.
     func waitForChanges(timeout: Double)
 
-    /// Ends a `waitForChanges` early (the store has local changes to send, or is closing).
+    /// Ends a `waitForChanges` early (the store has local changes to send, or is closing); a
+    /// wake that comes before the wait ends the next wait.
     func wake()
 
     /// Housekeeping: lets the backend drop this device's changes that `latest` supersedes.
