@@ -34,6 +34,10 @@ public enum AppRunner {
     public static func run(_ options: Options, environment: [String: String], makeTerminal: ([String: String]) throws -> Terminal,
                            makeRoot: (AppServices) -> Screen = { RootScreen.make(services: $0) },
                            makeEngine: (AppServices) -> RestorationEngine = { RootScreen.restorationEngine(services: $0) }) -> Int32 {
+        let services = options.defaults.map { AppServices(store: $0.store, bundle: $0.bundle, launch: options.launch) } ?? .inMemory(launch: options.launch)
+        // The screens before the terminal: a screen that reads a file in the background (the
+        // map) starts it when made, and the file is then read while curses starts.
+        let root = makeRoot(services)
         let terminal: Terminal
         do {
             terminal = try makeTerminal(environment)
@@ -41,8 +45,7 @@ public enum AppRunner {
             printError(error)
             return 1
         }
-        let services = options.defaults.map { AppServices(store: $0.store, bundle: $0.bundle, launch: options.launch) } ?? .inMemory(launch: options.launch)
-        let application = Application(terminal: terminal, root: makeRoot(services))
+        let application = Application(terminal: terminal, root: root)
         if let defaults = options.defaults { application.addLifecycleObserver(defaults) }
         // After the defaults controller: on an idle tick the defaults take other processes'
         // changes first, then the synced store's.

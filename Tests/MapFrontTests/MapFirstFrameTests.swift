@@ -1,6 +1,8 @@
 import Defaults
+import Foundation
 @testable import MapFront
 import PropertyList
+import Restoration
 import Screens
 import Terminal
 import Testing
@@ -41,12 +43,35 @@ struct MapFirstFrameTests {
         #expect(renderer.loadedResolutions == [.coarse], "only the scale the zoom shows")
     }
 
-    @Test func theFirstFrameWaitsForTheRestoredZoomsScaleOnly() throws {
+    @Test func theFirstFrameHasTheRestoredZoomsScale() throws {
         let data = try island()
         let renderer = ShapefileMapRenderer(catalog: data.catalog, notify: {})
         let (_, _, screen) = launch(renderer, zoom: 4)
         #expect(screen.dataStatus == .ready)
-        #expect(renderer.loadedResolutions == [.medium], "no coarse scale first: the frame does not show it")
+        #expect(renderer.loadedResolutions.contains(.medium))
+    }
+
+    @Test func theScreenStartsReadingItsScaleWhenMadeBeforeAnyFrameAsks() throws {
+        let data = try island()
+        let renderer = ShapefileMapRenderer(catalog: data.catalog, notify: {})
+        let store = InMemoryPreferenceStore(registration: ["HPMapType": .integer(0), "HPFollowHeading": .integer(0)])
+        _ = MapScreen(drawer: renderer, location: MovingLocationSource(), store: store)
+        renderer.finishLoading()
+        #expect(renderer.loadedResolutions == [.coarse], "the new user's whole world, read while the app launches")
+    }
+
+    @Test func aRestoredZoomStartsReadingItsOwnScaleWhenDecoded() throws {
+        let data = try island()
+        let renderer = ShapefileMapRenderer(catalog: data.catalog, notify: {})
+        let store = InMemoryPreferenceStore(registration: ["HPMapType": .integer(0), "HPFollowHeading": .integer(0)])
+        let saved = MapScreen(drawer: FakeDrawer(), location: MovingLocationSource(), store: store)
+        saved.state.viewport = MapViewport(exactly: GeoPoint(latitude: 0, longitude: 0), zoom: 4)
+        let header = RestorationHeader(appVersion: "test", timestamp: Date(), terminalColumns: 80, terminalRows: 24)
+        let archive = try RestorationEngine(duplicatePolicy: .fail).preserve(root: saved, header: header).data
+        let restored = MapScreen(drawer: renderer, location: MovingLocationSource(), store: store)
+        _ = try RestorationEngine().restore(from: archive, root: restored)
+        renderer.finishLoading()
+        #expect(renderer.loadedResolutions.contains(.medium))
     }
 
     @Test func theHybridMapsFirstFrameHasItsPlaceNames() throws {

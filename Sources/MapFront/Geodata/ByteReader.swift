@@ -64,22 +64,40 @@ struct ByteReader {
 
 extension ByteReader {
     /// Reads a whole file; a missing or unreadable file is an error naming it.
+    /// The largest map file read: ten times Natural Earth's largest, so a device or a runaway
+    /// file named like a shapefile is refused instead of filling memory.
+    static let maximumFileBytes = 256 << 20
+
     static func contents(ofFile path: String) throws(GeodataError) -> ByteReader {
         let name = fileName(path)
-        guard let handle = fopen(path, "rb") else {
+        // Non-blocking so that a FIFO named like a map file cannot hold the loader forever.
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else {
             throw GeodataError(file: name, reason: "cannot be opened (\(String(cString: strerror(errno))))")
         }
-        defer { fclose(handle) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 20)
-        while true {
-            let read = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, handle) }
-            if read > 0 { bytes.append(contentsOf: chunk[0..<read]) }
-            if read < chunk.count {
-                if ferror(handle) != 0 { throw GeodataError(file: name, reason: "could not be read to the end") }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw GeodataError(file: name, reason: "is not a regular file")
+        }
+        let size = Int(status.st_size)
+        guard size <= maximumFileBytes else {
+            throw GeodataError(file: name, reason: "has \(size) bytes, more than the \(maximumFileBytes >> 20) MiB a map file may have")
+        }
+        // Sized by fstat and filled by read, never zeroed first: these reads are on the first
+        // frame's path. A file that grows meanwhile is read as it was; one that shrinks is short,
+        // and the readers' own length checks say so.
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            while count < size {
+                let got = read(descriptor, buffer.baseAddress! + count, size - count)
+                if got > 0 { count += got; continue }
+                if got < 0 && errno == EINTR { continue }
+                failed = got < 0
                 break
             }
         }
+        if failed { throw GeodataError(file: name, reason: "could not be read to the end") }
         return ByteReader(bytes: bytes, file: name)
     }
 

@@ -1,12 +1,13 @@
-import Dispatch
 import FoundationEssentials
 import Platform
 import Terminal
 
-/// Reads and indexes map data in the background, the scales on one queue in the order asked and
-/// the place names on one of their own (so a wait for them never waits for a scale), so the
-/// first frame never waits for a file. Results wait in a lock-protected box until the main thread
+/// Reads and indexes map data in the background, each job (a scale, the place names) on a
+/// thread of its own, so the first frame never waits for a file it does not show and a wait for
+/// one job never waits for another. Results wait in a lock-protected box until the main thread
 /// takes them (after `Event.wake`); `notify` (by default `Wakeup.post()`) tells the run loop.
+/// Threads rather than a dispatch queue: a load starts while the app is still launching, and
+/// starting libdispatch's pool would cost that launch more than the thread does.
 final class MapDataLoader: @unchecked Sendable {
     enum Job: Hashable, Sendable {
         case level(MapResolution)
@@ -20,9 +21,8 @@ final class MapDataLoader: @unchecked Sendable {
 
     let catalog: MapDataCatalog
     private let notify: @Sendable () -> Void
-    private let queue = DispatchQueue(label: "wonderland.map-data", qos: .userInitiated)
-    private let placesQueue = DispatchQueue(label: "wonderland.map-places", qos: .userInitiated)
-    private let lock = Lock()
+    private let condition = Condition()
+    private var running: Set<Job> = []
     private var finished: [Outcome] = []
 
     init(catalog: MapDataCatalog, notify: @escaping @Sendable () -> Void) {
@@ -32,24 +32,40 @@ final class MapDataLoader: @unchecked Sendable {
 
     func start(_ job: Job) {
         let catalog = self.catalog
-        let queue = job == .places ? placesQueue : queue
-        queue.async { [self] in
-            let outcome: Outcome
-            switch job {
-            case .level(let resolution):
-                outcome = .level(resolution, Result { () throws(GeodataError) in try MapLevel.load(resolution, from: catalog) })
-            case .places:
-                outcome = .places(Result { () throws(GeodataError) in
-                    try PlacesReader.read(shapefile: catalog.placesShapefile, table: catalog.placesTable)
-                })
+        condition.withLock { _ = running.insert(job) }
+        let started = startThread(name: "wonderland-map") { [self] in
+            let outcome = Self.run(job, catalog: catalog)
+            condition.withLock {
+                finished.append(outcome)
+                running.remove(job)
+                condition.broadcast()
             }
-            lock.withLock { finished.append(outcome) }
+            notify()
+        }
+        if !started {
+            // Without a thread the job runs here: slower, but the map still comes.
+            let outcome = Self.run(job, catalog: catalog)
+            condition.withLock {
+                finished.append(outcome)
+                running.remove(job)
+            }
             notify()
         }
     }
 
+    private static func run(_ job: Job, catalog: MapDataCatalog) -> Outcome {
+        switch job {
+        case .level(let resolution):
+            return .level(resolution, Result { () throws(GeodataError) in try MapLevel.load(resolution, from: catalog) })
+        case .places:
+            return .places(Result { () throws(GeodataError) in
+                try PlacesReader.read(shapefile: catalog.placesShapefile, table: catalog.placesTable)
+            })
+        }
+    }
+
     func takeFinished() -> [Outcome] {
-        lock.withLock {
+        condition.withLock {
             defer { finished = [] }
             return finished
         }
@@ -58,17 +74,25 @@ final class MapDataLoader: @unchecked Sendable {
     /// The place names, waiting for them if their load has started and not finished; the
     /// scales that finished meanwhile stay for `takeFinished()`.
     func waitForPlaces() -> Outcome? {
-        placesQueue.sync {}
-        return lock.withLock {
+        condition.withLock {
+            while running.contains(.places) { condition.wait() }
             guard let index = finished.firstIndex(where: { if case .places = $0 { true } else { false } }) else { return nil }
             return finished.remove(at: index)
+        }
+    }
+
+    /// Blocks until none of `jobs` is running (the first frame waits for what it shows only).
+    func wait(for jobs: Set<Job>) {
+        condition.withLock {
+            while !running.isDisjoint(with: jobs) { condition.wait() }
         }
     }
 
     /// Blocks until every job started so far has finished (benchmarks and tests only; the
     /// app never waits).
     func waitUntilIdle() {
-        queue.sync {}
-        placesQueue.sync {}
+        condition.withLock {
+            while !running.isEmpty { condition.wait() }
+        }
     }
 }

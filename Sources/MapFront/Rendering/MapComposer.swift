@@ -50,21 +50,24 @@ enum MapComposer {
 
     /// One `write` per run of cells in the same style, not one per cell.
     private static func writeCells(_ layers: Layers, palette: MapPalette, columns: Int, rows: Int, in canvas: Canvas) {
-        var run = String.UnicodeScalarView()
+        // A run of cells in one style is gathered as UTF-8 bytes: appending scalars to a
+        // String goes through generic code that costs more than the map itself on a first frame.
+        var run: [UInt8] = []
+        run.reserveCapacity(columns * 3)
         for row in 0..<rows {
             var runStyle: Style?
             var runStart = 0
             for column in 0..<columns {
                 let (scalar, style) = cell(layers, palette: palette, index: row * columns + column)
                 if style != runStyle {
-                    if let runStyle, !run.isEmpty { canvas.write(String(run), x: runStart, y: row, style: runStyle) }
+                    if let runStyle, !run.isEmpty { canvas.write(String(decoding: run, as: UTF8.self), x: runStart, y: row, style: runStyle) }
                     run.removeAll(keepingCapacity: true)
                     runStyle = style
                     runStart = column
                 }
-                run.append(scalar)
+                UTF8.encode(scalar) { run.append($0) }
             }
-            if let runStyle, !run.isEmpty { canvas.write(String(run), x: runStart, y: row, style: runStyle) }
+            if let runStyle, !run.isEmpty { canvas.write(String(decoding: run, as: UTF8.self), x: runStart, y: row, style: runStyle) }
             run.removeAll(keepingCapacity: true)
         }
     }

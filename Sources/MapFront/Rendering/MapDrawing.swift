@@ -27,6 +27,10 @@ public protocol MapDrawing: AnyObject {
     /// map should be drawn again.
     func takeLoadedData() -> Bool
 
+    /// Starts loading, without waiting, the data `draw` will need for this viewport and type:
+    /// called as soon as the screen knows its viewport, so `loadNow` has less to wait for.
+    func beginLoading(_ viewport: MapViewport, type: MapType)
+
     /// Blocks until the data `draw` needs for this viewport and type is loaded (or known to be
     /// missing or damaged). Only for the app's first frame, which must be the complete one.
     func loadNow(_ viewport: MapViewport, type: MapType)
@@ -50,6 +54,8 @@ extension MapDrawing {
     public func placesWaitingForLoad() -> [Place] { places() }
 
     /// Drawers that hold their data from the start have nothing to load.
+    public func beginLoading(_ viewport: MapViewport, type: MapType) {}
+
     public func loadNow(_ viewport: MapViewport, type: MapType) {}
 
     /// The world with nothing of the screen's to keep clear (benchmarks, tests).

@@ -7,9 +7,10 @@ import Screens
 import Terminal
 
 /// Draws the world from Natural Earth shapefiles (Debian's libmagics++-data). It picks the
-/// scale by zoom, loads each scale once on a background queue, and meanwhile draws whatever
+/// scale by zoom, loads each scale once in the background, and meanwhile draws whatever
 /// scale it already has, so no frame waits for a file; only the app's first frame asks
-/// (`loadNow`) for its scale to be there. Nothing is read before something needs it: the 1:10m
+/// (`loadNow`) for its scale to be there, and the screen starts that load as soon as it knows
+/// its viewport (`beginLoading`), so the file is read while the rest of the app launches. Nothing is read before something needs it: the 1:10m
 /// land only once the zoom calls for it, the place names (1:10m, the largest file) only for the
 /// hybrid map's labels, the place finder or a pin's title. A missing package or a damaged file
 /// becomes a status for the map to show; nothing here stops the app.
@@ -85,20 +86,31 @@ public final class ShapefileMapRenderer: MapDrawing {
     /// Just what this frame shows, so the wait is as short as the frame allows: not the coarse
     /// scale first, and the place names only for the map that labels them. The queue is
     /// serial, so this also waits for anything started before.
+    public func beginLoading(_ viewport: MapViewport, type: MapType) {
+        _ = startFirstFrameJobs(viewport, type: type)
+    }
+
     public func loadNow(_ viewport: MapViewport, type: MapType) {
+        let jobs = startFirstFrameJobs(viewport, type: type)
+        guard !jobs.isEmpty else { return }
+        loader.wait(for: jobs)
+        _ = takeLoadedData()
+    }
+
+    /// Starts what a frame of `viewport` shows and is neither loaded nor known to be missing or
+    /// damaged: its scale, and the place names for the hybrid map. The jobs a wait must cover.
+    private func startFirstFrameJobs(_ viewport: MapViewport, type: MapType) -> Set<MapDataLoader.Job> {
+        _ = takeLoadedData()
         let wanted = MapResolution.forZoom(viewport.zoom)
-        var waiting = false
+        var jobs: Set<MapDataLoader.Job> = []
         if levels[wanted] == nil && failures[wanted] == nil && exists(catalog.files(for: wanted)) {
-            start(.level(wanted))
-            waiting = true
+            jobs.insert(.level(wanted))
         }
         if type == .hybrid && loadedPlaces == nil && placesFailure == nil && exists([catalog.placesShapefile, catalog.placesTable]) {
-            start(.places)
-            waiting = true
+            jobs.insert(.places)
         }
-        guard waiting else { return }
-        loader.waitUntilIdle()
-        _ = takeLoadedData()
+        for job in jobs { start(job) }
+        return jobs
     }
 
     // MARK: for benchmarks and tests

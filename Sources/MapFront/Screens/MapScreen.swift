@@ -53,6 +53,9 @@ public final class MapScreen: Screen {
             guard let self, !keys.isDisjoint(with: MapPreferences.watchedKeys) else { return }
             self.storeDidChange(keys)
         }
+        // The first frame will most likely show this viewport: its file is read while the rest
+        // of the app launches (a restored viewport at another scale starts its own in decoding).
+        drawer.beginLoading(state.viewport, type: preferences.mapType)
     }
 
     deinit { location.stop() }
@@ -70,7 +73,10 @@ public final class MapScreen: Screen {
     public override func draw(in canvas: Canvas) { drawScreen(in: canvas) }
     public override func prepareForFirstFrame() { drawer.loadNow(state.viewport, type: preferences.mapType) }
     public override func encodeRestorableState(with coder: KeyedArchiver) throws { try encodeState(with: coder) }
-    public override func decodeRestorableState(with coder: KeyedUnarchiver) throws { decodeState(with: coder) }
+    public override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
+        decodeState(with: coder)
+        drawer.beginLoading(state.viewport, type: preferences.mapType)
+    }
 
     // MARK: news from elsewhere
 
