@@ -44,10 +44,15 @@ public struct LaunchOptions {
     public var dataFolder: URL
     /// The process environment (gpsd address overrides, test hooks).
     public var environment: [String: String]
+    /// Whether a saved place may be restored (an archive is there and `--fresh` was not given):
+    /// without one the first frame is the map, and its data is read while the app launches.
+    public var hasSavedPlace: Bool
 
-    public init(location: String? = nil, bookPath: String? = nil, dataFolder: URL? = nil, environment: [String: String] = [:]) {
+    public init(location: String? = nil, bookPath: String? = nil, dataFolder: URL? = nil, environment: [String: String] = [:],
+                hasSavedPlace: Bool = true) {
         self.location = location
         self.bookPath = bookPath
+        self.hasSavedPlace = hasSavedPlace
         self.dataFolder = dataFolder ?? Self.standardDataFolder(environment: environment)
         self.environment = environment
     }

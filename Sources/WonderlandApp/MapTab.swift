@@ -9,8 +9,12 @@ import Screens
 
 enum MapTab {
     static func make(services: AppServices) -> Screen {
-        MapScreen(drawer: makeDrawer(services), location: makeLocationSource(services), store: services.store,
-                  restorationIdentifier: MapScreen.restorationID)
+        let map = MapScreen(drawer: makeDrawer(services), location: makeLocationSource(services), store: services.store,
+                            restorationIdentifier: MapScreen.restorationID)
+        // With no saved place and no book asked for, the first frame is this map: its data is
+        // read while the rest of the app launches. A restored map starts its own when decoded.
+        if !services.launch.hasSavedPlace && services.launch.bookPath == nil { map.beginLoadingForFirstFrame() }
+        return map
     }
 
     /// What draws the world: Natural Earth from Debian's libmagics++-data, loaded in the

@@ -55,10 +55,11 @@ struct Wonderland: ParsableCommand {
     static func runApp(_ arguments: AppLaunchArguments) throws {
         let exitAfterFirstFrame = arguments.exitAfterFirstFrame
         let environment = ProcessEnvironment.current()
-        let launch = LaunchOptions(location: arguments.location, bookPath: arguments.book, environment: environment)
+        let files = RestorationFiles.standard(environment: environment)
+        let hasSavedPlace = !arguments.fresh && access(files.archive.path, F_OK) == 0
+        let launch = LaunchOptions(location: arguments.location, bookPath: arguments.book, environment: environment, hasSavedPlace: hasSavedPlace)
         if let problem = launch.problem { throw UsageProblem(message: problem) }
-        let restoration = RestorationController.Configuration(
-            files: RestorationFiles.standard(environment: environment), fresh: arguments.fresh, appVersion: AppVersion.current)
+        let restoration = RestorationController.Configuration(files: files, fresh: arguments.fresh, appVersion: AppVersion.current)
         // A start-up measurement neither opens the synced store nor starts its worker.
         let cloud = exitAfterFirstFrame ? nil : CloudStoreFactory(replicas: .standard(dataFolder: launch.dataFolder))
         let options = AppRunner.Options(exitAfterFirstFrame: exitAfterFirstFrame, restoration: restoration,

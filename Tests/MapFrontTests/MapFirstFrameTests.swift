@@ -51,27 +51,45 @@ struct MapFirstFrameTests {
         #expect(renderer.loadedResolutions.contains(.medium))
     }
 
-    @Test func theScreenStartsReadingItsScaleWhenMadeBeforeAnyFrameAsks() throws {
+    @Test func aMadeScreenReadsNothingUntilAskedThenReadsItsScaleBeforeAnyFrame() throws {
         let data = try island()
         let renderer = ShapefileMapRenderer(catalog: data.catalog, notify: {})
         let store = InMemoryPreferenceStore(registration: ["HPMapType": .integer(0), "HPFollowHeading": .integer(0)])
-        _ = MapScreen(drawer: renderer, location: MovingLocationSource(), store: store)
+        let screen = MapScreen(drawer: renderer, location: MovingLocationSource(), store: store)
+        renderer.finishLoading()
+        #expect(renderer.loadedResolutions.isEmpty, "a map that may not be shown first reads nothing")
+        screen.beginLoadingForFirstFrame()
         renderer.finishLoading()
         #expect(renderer.loadedResolutions == [.coarse], "the new user's whole world, read while the app launches")
     }
 
-    @Test func aRestoredZoomStartsReadingItsOwnScaleWhenDecoded() throws {
+    /// A map at zoom 4 saved inside a tab bar whose shown tab is `shownTab`, restored into a
+    /// fresh tree: what its renderer read without any frame asking.
+    func readAfterRestoring(shownTab: Int) throws -> [MapResolution] {
         let data = try island()
-        let renderer = ShapefileMapRenderer(catalog: data.catalog, notify: {})
         let store = InMemoryPreferenceStore(registration: ["HPMapType": .integer(0), "HPFollowHeading": .integer(0)])
-        let saved = MapScreen(drawer: FakeDrawer(), location: MovingLocationSource(), store: store)
-        saved.state.viewport = MapViewport(exactly: GeoPoint(latitude: 0, longitude: 0), zoom: 4)
+        func tree(_ drawer: MapDrawing) -> (TabScreen, MapScreen) {
+            let map = MapScreen(drawer: drawer, location: MovingLocationSource(), store: store)
+            return (TabScreen(title: "Tabs", tabs: [map, Screen(title: "Other", restorationIdentifier: "Other")], restorationIdentifier: "Tabs"), map)
+        }
+        let (savedTabs, savedMap) = tree(FakeDrawer())
+        savedMap.state.viewport = MapViewport(exactly: GeoPoint(latitude: 0, longitude: 0), zoom: 4)
+        savedTabs.select(shownTab)
         let header = RestorationHeader(appVersion: "test", timestamp: Date(), terminalColumns: 80, terminalRows: 24)
-        let archive = try RestorationEngine(duplicatePolicy: .fail).preserve(root: saved, header: header).data
-        let restored = MapScreen(drawer: renderer, location: MovingLocationSource(), store: store)
-        _ = try RestorationEngine().restore(from: archive, root: restored)
+        let archive = try RestorationEngine(duplicatePolicy: .fail).preserve(root: savedTabs, header: header).data
+        let renderer = ShapefileMapRenderer(catalog: data.catalog, notify: {})
+        let (tabs, _) = tree(renderer)
+        _ = try RestorationEngine().restore(from: archive, root: tabs)
         renderer.finishLoading()
-        #expect(renderer.loadedResolutions.contains(.medium))
+        return renderer.loadedResolutions
+    }
+
+    @Test func aRestoredMapThatIsShownStartsReadingItsOwnScaleWhenDecoded() throws {
+        #expect(try readAfterRestoring(shownTab: 0) == [.medium])
+    }
+
+    @Test func aRestoredMapBehindAnotherTabReadsNothingBeforeItIsShown() throws {
+        #expect(try readAfterRestoring(shownTab: 1) == [])
     }
 
     @Test func theHybridMapsFirstFrameHasItsPlaceNames() throws {

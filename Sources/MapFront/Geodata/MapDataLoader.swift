@@ -35,21 +35,20 @@ final class MapDataLoader: @unchecked Sendable {
         condition.withLock { _ = running.insert(job) }
         let started = startThread(name: "wonderland-map") { [self] in
             let outcome = Self.run(job, catalog: catalog)
+            condition.withLock { finished.append(outcome) }
+            notify()
+            // Only then is the job over: a wait that returns has seen its notice sent too.
             condition.withLock {
-                finished.append(outcome)
                 running.remove(job)
                 condition.broadcast()
             }
-            notify()
         }
         if !started {
             // Without a thread the job runs here: slower, but the map still comes.
             let outcome = Self.run(job, catalog: catalog)
-            condition.withLock {
-                finished.append(outcome)
-                running.remove(job)
-            }
+            condition.withLock { finished.append(outcome) }
             notify()
+            condition.withLock { _ = running.remove(job) }
         }
     }
 

@@ -53,8 +53,12 @@ public final class MapScreen: Screen {
             guard let self, !keys.isDisjoint(with: MapPreferences.watchedKeys) else { return }
             self.storeDidChange(keys)
         }
-        // The first frame will most likely show this viewport: its file is read while the rest
-        // of the app launches (a restored viewport at another scale starts its own in decoding).
+    }
+
+    /// Starts reading, in the background, the data a first frame of this viewport will show, so
+    /// it is read while the rest of the app launches. The app calls it when it knows the map
+    /// comes first (a new user); a restored map calls it itself once its viewport is decoded.
+    public func beginLoadingForFirstFrame() {
         drawer.beginLoading(state.viewport, type: preferences.mapType)
     }
 
@@ -75,7 +79,8 @@ public final class MapScreen: Screen {
     public override func encodeRestorableState(with coder: KeyedArchiver) throws { try encodeState(with: coder) }
     public override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
         decodeState(with: coder)
-        drawer.beginLoading(state.viewport, type: preferences.mapType)
+        // The tab bar is decoded before its tabs, so it already knows whether the map is shown.
+        if (parent as? TabScreen).map({ $0.selectedTab === self }) ?? true { beginLoadingForFirstFrame() }
     }
 
     // MARK: news from elsewhere
