@@ -7,6 +7,8 @@ import Terminal
 /// - `active`: in the foreground, taking input.
 /// - `background`: stopped by Ctrl-Z, until `fg` brings it back.
 public enum ApplicationState: Sendable, Equatable {
+    /// `notRunning` before launch and after termination; `inactive` while launching; `active` in
+    /// the foreground, taking input; `background` stopped by Ctrl-Z until `fg`.
     case notRunning, inactive, active, background
 }
 
