@@ -7,7 +7,10 @@ import PropertyList
 /// any object is built, and the decoder and `wonderland plist print` can index `$objects`
 /// knowing each UID they meet is in range.
 public struct ArchiveContents: Sendable {
+    /// The `$top` dictionary: the archive's root keys, each a UID into ``objects`` (`root` for an
+    /// archive made by `archivedData(withRootObject:)`).
     public let top: [String: PropertyListValue]
+    /// The `$objects` array, entry 0 being "$null"; every UID met in it is in range.
     public let objects: [PropertyListValue]
     /// For each `$objects` entry that has a `$class`, its class name; nil for plain entries.
     public let classNames: [String?]

@@ -5,6 +5,8 @@ import PropertyList
 /// Every damaged or unexpected archive becomes one of these rather than a crash: the
 /// restoration archive is read at every launch, so a bad file must cost a fresh start, not the app.
 public struct ArchiveError: Error, Equatable, CustomStringConvertible {
+    /// What kind of damage or mismatch was found; the error's ``ArchiveError/keyPath`` and
+    /// ``ArchiveError/objectIndex`` say where.
     public enum Kind: Equatable, Sendable {
         /// The bytes are not a property list at all; the reader's message is kept.
         case unreadablePropertyList(String)
@@ -12,6 +14,7 @@ public struct ArchiveError: Error, Equatable, CustomStringConvertible {
         case badHeader(key: String, problem: String)
         /// `$objects[0]` is not the string "$null".
         case missingNullMarker
+        /// A UID points past the end of `$objects`, which holds `objectCount` entries.
         case uidOutOfRange(uid: UInt64, objectCount: Int)
         /// An object's `$class` entry is not a UID to a well-formed class description.
         case malformedClass(String)
@@ -22,6 +25,7 @@ public struct ArchiveError: Error, Equatable, CustomStringConvertible {
         /// A plain container (array, dictionary) contains itself; only archivable objects,
         /// which are registered before their contents are read, may form cycles.
         case cyclicValue
+        /// Objects or containers nest deeper than `limit` levels; see `ArchiveFormat.maximumDepth`.
         case nestingTooDeep(limit: Int)
         /// Shared containers expand to more values than the archive's size can justify.
         case tooManyValues(limit: Int)
@@ -29,17 +33,26 @@ public struct ArchiveError: Error, Equatable, CustomStringConvertible {
         case valueOutOfRange(String)
         /// A Foundation container's parts disagree (e.g. NS.keys and NS.objects lengths).
         case malformedContainer(String)
+        /// A dictionary holds this key twice.
         case duplicateKey(String)
         /// `unarchivedObject` found no object under the root key.
         case missingRoot
     }
 
+    /// What went wrong; switch on it to react to one kind (a missing root, a class not allowed).
     public var kind: Kind
     /// Keys from `$top` down to the failing value, e.g. `["root", "children", "[3]"]`.
     public var keyPath: [String]
     /// Index in `$objects` of the innermost object involved, when there is one.
     public var objectIndex: Int?
 
+    /// Makes an error; the unarchiver adds the key path and object index as the error travels up
+    /// through the objects being decoded.
+    ///
+    /// - Parameters:
+    ///   - kind: What went wrong.
+    ///   - keyPath: Keys from `$top` down to the failing value.
+    ///   - objectIndex: The index in `$objects` of the innermost object involved.
     public init(_ kind: Kind, keyPath: [String] = [], objectIndex: Int? = nil) {
         self.kind = kind
         self.keyPath = keyPath

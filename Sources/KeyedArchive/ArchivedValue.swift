@@ -16,6 +16,15 @@ public enum ArchivedValue {
         try KeyedArchiver.archivedData(withRootObject: value, format: .binary)
     }
 
+    /// Reads a value back from the archive ``data(for:)`` made.
+    ///
+    /// - Parameters:
+    ///   - type: The type the archive's root must have.
+    ///   - data: The keyed archive, binary or XML.
+    ///   - allowedClasses: Archivable classes other than `type` the archive may contain.
+    /// - Returns: The root value.
+    /// - Throws: `ArchiveError` for data that is not a keyed archive, a root of another type, or a
+    ///   class not allowed.
     public static func object<T: ArchiveStorable>(
         of type: T.Type, from data: Data, allowedClasses: [any KeyedArchivable.Type] = []
     ) throws -> T {

@@ -38,19 +38,28 @@ public final class KeyedArchiver {
     public func encode(_ value: Bool, forKey key: String) { fields[key] = .boolean(value) }
     /// Stores an integer inline under `key`, as `encodeInteger:forKey:` does.
     public func encode(_ value: Int, forKey key: String) { fields[key] = .integer(Int64(value)) }
+    /// Stores an 8-bit integer inline under `key`, as `encodeInt32:forKey:` would.
     public func encode(_ value: Int8, forKey key: String) { fields[key] = .integer(Int64(value)) }
+    /// Stores a 16-bit integer inline under `key`, as `encodeInt32:forKey:` would.
     public func encode(_ value: Int16, forKey key: String) { fields[key] = .integer(Int64(value)) }
+    /// Stores a 32-bit integer inline under `key`, as `encodeInt32:forKey:` does.
     public func encode(_ value: Int32, forKey key: String) { fields[key] = .integer(Int64(value)) }
+    /// Stores a 64-bit integer inline under `key`, as `encodeInt64:forKey:` does.
     public func encode(_ value: Int64, forKey key: String) { fields[key] = .integer(value) }
+    /// Stores an unsigned 8-bit integer inline under `key`.
     public func encode(_ value: UInt8, forKey key: String) { fields[key] = .integer(Int64(value)) }
+    /// Stores an unsigned 16-bit integer inline under `key`.
     public func encode(_ value: UInt16, forKey key: String) { fields[key] = .integer(Int64(value)) }
+    /// Stores an unsigned 32-bit integer inline under `key`.
     public func encode(_ value: UInt32, forKey key: String) { fields[key] = .integer(Int64(value)) }
     /// Above `Int64.max` the value is stored as Apple does, a 16-byte integer. Kept throwing so
     /// existing callers' `try` stays valid; every UInt64 now fits.
     public func encode(_ value: UInt64, forKey key: String) throws { fields[key] = .integer(unsigned: value) }
+    /// Stores an unsigned integer inline under `key`, as the `UInt64` overload does: above `Int64.max`, as a 16-byte integer.
     public func encode(_ value: UInt, forKey key: String) throws { try encode(UInt64(value), forKey: key) }
     /// Stores a Double inline under `key`, as `encodeDouble:forKey:` does.
     public func encode(_ value: Double, forKey key: String) { fields[key] = .real(value) }
+    /// Stores a Float inline under `key` as a double, as `encodeFloat:forKey:` does.
     public func encode(_ value: Float, forKey key: String) { fields[key] = .real(Double(value)) }
 
     // MARK: Objects and plain values, stored by reference

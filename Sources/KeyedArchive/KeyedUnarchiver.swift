@@ -101,7 +101,11 @@ public final class KeyedUnarchiver {
 
     /// The integer under `key`; 0 when there is none. Throws for another type or one out of range.
     public func decodeInteger(forKey key: String) throws -> Int { try decodeInteger(Int.self, forKey: key) }
+    /// The integer under `key` as an Int32; 0 when there is none. Throws for another type or one
+    /// out of range.
     public func decodeInt32(forKey key: String) throws -> Int32 { try decodeInteger(Int32.self, forKey: key) }
+    /// The integer under `key` as an Int64; 0 when there is none. Throws for another type or one
+    /// out of range.
     public func decodeInt64(forKey key: String) throws -> Int64 { try decodeInteger(Int64.self, forKey: key) }
 
     /// Any width, signed or not; a stored value that doesn't fit `type` is `valueOutOfRange`.
@@ -114,6 +118,7 @@ public final class KeyedUnarchiver {
         try scalar(forKey: key, ifMissing: 0, ArchiveNumbers.double)
     }
 
+    /// The number under `key` as a Float; 0 when there is none. Throws for a value of another type.
     public func decodeFloat(forKey key: String) throws -> Float {
         try scalar(forKey: key, ifMissing: 0) { Float(try ArchiveNumbers.double($0)) }
     }

@@ -9,7 +9,9 @@ import PropertyList
 /// The output is bounded whatever the file: past `maxLines` lines, `maxBytes` bytes or
 /// `ArchiveFormat.maximumDepth` levels the tree ends with a line saying where and why it stopped.
 public final class PropertyListPrinter {
+    /// The most lines printed; past it the tree ends with a line saying so.
     public static let maxLines = 100_000
+    /// The most bytes printed (8 MiB); past it the tree ends with a line saying so.
     public static let maxBytes = 8 << 20
 
     private var output = PropertyListPrinterOutput(maxLines: maxLines, maxBytes: maxBytes)

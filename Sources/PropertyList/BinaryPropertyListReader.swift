@@ -12,6 +12,13 @@ public enum BinaryPropertyListReader {
         data.count >= magic.count && data.prefix(magic.count).elementsEqual(magic)
     }
 
+    /// Reads a binary property list.
+    ///
+    /// - Parameters:
+    ///   - data: The whole file.
+    ///   - limits: What the file may expand to; the default suits a file a user hands over.
+    /// - Returns: The top value.
+    /// - Throws: ``PropertyListError`` naming the byte offset of the first problem.
     public static func read(_ data: Data, limits: PropertyListLimits = .userFile) throws -> PropertyListValue {
         var warnings = PropertyListWarnings()
         return try read(data, limits: limits, warnings: &warnings)

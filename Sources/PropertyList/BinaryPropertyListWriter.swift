@@ -4,6 +4,11 @@ import FoundationEssentials
 /// does), dictionary keys are sorted by code point so equal values give identical bytes, and
 /// offsets and references use the fewest bytes that hold the largest one.
 public enum BinaryPropertyListWriter {
+    /// The `bplist00` bytes of `value`.
+    ///
+    /// - Throws: ``PropertyListError`` for a value no property list may hold: containers nested
+    ///   deeper than ``PropertyListLimits/deepestNesting``, or a date that is not finite or outside
+    ///   years 0...9999 (see ``PropertyListValue/storageProblem``).
     public static func data(from value: PropertyListValue) throws -> Data {
         var flattener = ObjectFlattener()
         let top = try flattener.add(value, depth: 0)

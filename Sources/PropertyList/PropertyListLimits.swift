@@ -19,6 +19,8 @@ public struct PropertyListLimits: Sendable, Equatable {
     /// Most bytes of data values in the expanded tree.
     public var maxDataBytes: Int
 
+    /// Limits of your own; start from a preset such as ``userFile`` when only one bound differs.
+    /// Each parameter sets the property of the same name.
     public init(maxDepth: Int, maxObjects: Int, maxExpandedElements: Int, maxStringBytes: Int, maxDataBytes: Int) {
         self.maxDepth = maxDepth
         self.maxObjects = maxObjects

@@ -8,6 +8,12 @@ public enum StringsFileReader {
     /// Tables are a few kilobytes; this keeps a hostile file from costing more than a moment.
     public static let maxBytes = 4 << 20
 
+    /// Reads a `.strings` table in any of the forms Apple tools write.
+    ///
+    /// - Parameter data: The whole file, at most ``maxBytes``.
+    /// - Returns: Each key with its localized text.
+    /// - Throws: ``PropertyListError`` for a file over the limit, text that does not parse, or a
+    ///   binary table that is not a dictionary of strings.
     public static func read(_ data: Data) throws -> [String: String] {
         guard data.count <= maxBytes else {
             throw PropertyListError(.limitExceeded, "a strings table of \(data.count) bytes is over the \(maxBytes)-byte limit",

@@ -6,6 +6,13 @@ import FoundationEssentials
 /// references: a DTD that declares entities is refused outright, so there is no billion-laughs
 /// expansion and no external entity is ever fetched. Errors carry the 1-based line.
 public enum XMLPropertyListReader {
+    /// Reads an XML property list, in UTF-8.
+    ///
+    /// - Parameters:
+    ///   - data: The whole file.
+    ///   - limits: What the file may expand to; the default suits a file a user hands over.
+    /// - Returns: The top value.
+    /// - Throws: ``PropertyListError`` naming the line of the first problem.
     public static func read(_ data: Data, limits: PropertyListLimits = .userFile) throws -> PropertyListValue {
         var warnings = PropertyListWarnings()
         return try read(data, limits: limits, warnings: &warnings)

@@ -11,6 +11,10 @@ public enum XMLPropertyListWriter {
 
         """
 
+    /// The XML bytes of `value`, in UTF-8.
+    ///
+    /// - Throws: ``PropertyListError`` for a value no property list may hold (see
+    ///   ``PropertyListValue/storageProblem``), or a UID too big for an XML `<integer>`.
     public static func data(from value: PropertyListValue) throws -> Data {
         var writer = XMLWriter()
         writer.out.append(contentsOf: header.utf8)

@@ -4,7 +4,11 @@ import KeyedArchive
 /// module; this module knows nothing of them.
 ///
 /// The rules are UIKit's: an object is preserved only when it and every ancestor up to the
-/// root have a `restorationIdentifier`; its identifier must be unique among its siblings.
+/// root have a ``restorationIdentifier``; its identifier must be unique among its siblings.
+/// Only ``restorationIdentifier`` is required: the other requirements have defaults that save
+/// nothing and have no children, so a leaf implements ``encodeRestorableState(with:)`` and
+/// ``decodeRestorableState(with:)``, and a container ``restorableChildren`` and
+/// ``restoreChildren(_:)``.
 public protocol Restorable: AnyObject {
     /// The name it is saved under among its siblings; nil means neither it nor anything below
     /// it is preserved.
@@ -26,10 +30,16 @@ public protocol Restorable: AnyObject {
 }
 
 extension Restorable {
+    /// No restoration class: the app makes the object at launch itself.
     public var restorationClassName: String? { nil }
+    /// No children.
     public var restorableChildren: [any Restorable] { [] }
+    /// Saves nothing of the object's own.
     public func encodeRestorableState(with coder: KeyedArchiver) throws {}
+    /// Reads nothing.
     public func decodeRestorableState(with coder: KeyedUnarchiver) throws {}
+    /// Ignores the restored children: right for an object with none.
     public func restoreChildren(_ children: [any Restorable]) {}
+    /// Does nothing.
     public func applicationFinishedRestoringState() {}
 }

@@ -4,22 +4,39 @@ import PropertyList
 
 extension RestorationEngine {
     /// A saved archive as a person reads it: the header, then every saved object by identifier
-    /// path with its restoration class and each key it encoded.
+    /// path with its restoration class and each key it encoded. `wonderland state show` prints one.
     public struct Summary {
+        /// One saved object.
         public struct Node {
+            /// Its identifier path, root first, joined with "/" ("Tabs/Stack/Counter"); modals are under
+            /// "Modals".
             public let path: String
+            /// The restoration class that would rebuild it, or `nil` when the app makes it itself.
             public let restorationClassName: String?
+            /// The keys the object encoded, with their values as property list values.
             public let values: [(key: String, value: PropertyListValue)]
+            /// What is wrong with this object's entry (a cycle, too many children), as sentences.
             public let problems: [String]
         }
+        /// Who saved the archive, when, and at which terminal size.
         public let header: RestorationHeader
+        /// Every saved object, each before its children.
         public let nodes: [Node]
+        /// The app-level keys a ``RestorationDelegate`` wrote beside the tree.
         public let appValues: [(key: String, value: PropertyListValue)]
+        /// What reading the archive noticed: classes unknown to this build, whose objects a
+        /// restore would skip.
         public let log: [String]
     }
 
-    /// Reads an archive without restoring it. Throws as `restore` does for an archive that
-    /// does not decode; a format version this build does not restore is still shown.
+    /// Reads an archive without restoring it, for inspecting a saved state.
+    ///
+    /// A format version this build does not restore is still shown.
+    ///
+    /// - Parameter data: The archive, as ``RestorationFiles/readArchive()`` returns it.
+    /// - Returns: The header and every saved object with its keys.
+    /// - Throws: ``RestorationError`` as ``restore(from:root:presentModal:delegate:)`` does for an
+    ///   archive that does not decode.
     public func describe(_ data: Data) throws -> Summary {
         let (unarchiver, log) = try open(data)
         let header = try Self.header(from: unarchiver)

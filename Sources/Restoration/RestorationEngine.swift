@@ -1,8 +1,14 @@
 import KeyedArchive
 
-/// Saves a tree of `Restorable` objects into an NSKeyedArchiver-format archive and rebuilds
+/// Saves a tree of ``Restorable`` objects into an NSKeyedArchiver-format archive and rebuilds
 /// it: each preserved object becomes a node under its identifier, holding the keys it encoded
 /// and its preserved children.
+///
+/// Save with ``preserve(root:modals:header:delegate:)`` and write ``Preserved/data`` through
+/// ``RestorationFiles``; at the next launch, read it back and call
+/// ``restore(from:root:presentModal:delegate:)`` on the freshly made tree before its first
+/// frame. Register a factory in ``registry`` for every object the app makes in code rather
+/// than at start-up.
 public struct RestorationEngine {
     /// Bumped when the archive's layout changes incompatibly; an archive with another version
     /// is not restored.
@@ -55,10 +61,16 @@ extension RestorationEngine.DuplicatePolicy {
 public struct RestorationError: Error, CustomStringConvertible, Equatable {
     /// What went wrong.
     public enum Kind: Equatable, Sendable {
+        /// Two siblings were saved under this identifier path (under ``RestorationEngine/DuplicatePolicy/fail``).
         case duplicateIdentifier(path: String)
+        /// The data is not a keyed archive, or its tree does not decode; the text says why.
         case notAnArchive(String)
+        /// A keyed archive, but not one this engine wrote: it has no format version.
         case notARestorationArchive
+        /// The archive's format version is not the one this build reads; see
+        /// ``RestorationError/isNewerFormat``.
         case incompatibleFormat(found: Int, supported: Int)
+        /// The delegate's ``RestorationDelegate/shouldRestoreApplicationState(_:)`` said no.
         case declinedByApp
     }
     /// What went wrong.
@@ -81,6 +93,8 @@ public struct RestorationError: Error, CustomStringConvertible, Equatable {
         return false
     }
 
+    /// The reason as a sentence for a log or a message, such as "the archive's format version is 2;
+    /// this build reads version 1".
     public var description: String {
         switch kind {
         case .duplicateIdentifier(let path): return "two siblings share the identifier path \(path)"

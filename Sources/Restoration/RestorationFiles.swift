@@ -36,7 +36,11 @@ public struct RestorationFiles: Sendable {
         return RestorationFiles(folder: base.appendingPathComponent("wonderland"))
     }
 
-    /// Refuses an archive over its read limit: the next launch would only move it aside.
+    /// Writes the archive atomically (a crash leaves the old one or the new one, never half of
+    /// each), creating the folder when needed.
+    ///
+    /// - Throws: ``ArchiveTooLarge`` for an archive over its read limit, which the next launch
+    ///   would only move aside; an `AtomicFile.Failure` when the file system refuses.
     public func writeArchive(_ data: Data) throws {
         let limit = FileLimit.restorationArchive
         guard data.count <= limit.bytes else {
@@ -47,8 +51,11 @@ public struct RestorationFiles: Sendable {
 
     /// An archive bigger than the reader would accept, refused before it is written.
     public struct ArchiveTooLarge: Error, CustomStringConvertible {
+        /// The archive's size in bytes.
         public let size: Int
+        /// The limit it went over.
         public let limit: FileLimit
+        /// Both sizes in words, for a message.
         public var description: String {
             "the saved place would take \(ByteCountText.describe(Int64(size))), more than the \(ByteCountText.describe(Int64(limit.bytes))) allowed for \(limit.name)"
         }

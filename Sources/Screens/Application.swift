@@ -3,11 +3,22 @@ import Terminal
 /// Runs the app: owns the root screen and the modals over it, turns terminal events into screen
 /// calls, and draws a frame only when something changed.
 ///
+/// Make one with a terminal and the root of the screen tree, add lifecycle observers, then call
+/// ``run(exitAfterFirstFrame:)``, which returns when the user quits or a signal ends the
+/// program. Tests drive it step by step instead, with ``launch()``, ``dispatch(_:)`` and
+/// ``processPendingEvents()`` on a headless terminal.
+///
+/// Keys go to the focused screen first (the end of ``focusChain``), then to each of its
+/// parents, then to ``globalBindings``: `?` for help, `M` for the messages, `q` to quit.
+/// A presented modal takes every key until it is dismissed.
+///
 /// While nothing happens the loop sleeps in one `poll` with no timeout: it wakes for input, a
 /// signal, background news (`Wakeup`), a descriptor an observer watches, or the one deadline
 /// something asked for (the idle moment after input, a debounced write), never on a beat.
 public final class Application {
+    /// Where events come from and frames go: an `NcursesTerminal`, or a `HeadlessTerminal` in tests.
     public let terminal: Terminal
+    /// The screen that fills the terminal above the hint bar, usually a container.
     public let root: Screen
     /// Below this size the app shows a "terminal too small" message instead of its screens.
     public var minimumSize = Size(columns: 40, rows: 10)
@@ -16,8 +27,11 @@ public final class Application {
     public var idleDelay = 0.5
     /// Seconds on a clock that never goes back; tests bring their own, so no test waits.
     public var clock: () -> Double = MonotonicClock.seconds
+    /// Where the app is in its life; lifecycle observers hear of each change.
     public private(set) var state: ApplicationState = .notRunning
+    /// Why the app ended, once ``terminate(_:)`` has run; `nil` while it runs.
     public private(set) var terminationReason: TerminationReason?
+    /// The presented modals, bottom first; the last one takes the keys.
     public private(set) var modals: [Screen] = []
     /// Frames drawn so far; a test can check that an idle event drew nothing.
     public private(set) var framesRendered = 0
@@ -38,12 +52,23 @@ public final class Application {
     private var lastIdle = -Double.infinity
     private static let shortestIdleGap = 0.05
 
+    /// Makes an application that has not launched yet.
+    ///
+    /// - Parameters:
+    ///   - terminal: The terminal to read events from and draw on; the application does not
+    ///     restore it when done, its owner does.
+    ///   - root: The screen tree to run; screens reach the application through it.
     public init(terminal: Terminal, root: Screen) {
         self.terminal = terminal
         self.root = root
         root.owner = self
     }
 
+    /// Registers an observer for the lifecycle hooks, such as one that restores state at launch and
+    /// saves it on the way out; add it before ``run(exitAfterFirstFrame:)``.
+    ///
+    /// The application keeps the observer alive. Observers hear each hook in the order they were
+    /// added; adding one twice changes nothing.
     public func addLifecycleObserver(_ observer: ApplicationLifecycleObserver) {
         let id = ObjectIdentifier(observer)
         if observers.updateValue(observer, forKey: id) == nil { observerOrder.append(id) }
@@ -55,7 +80,10 @@ public final class Application {
 
     // MARK: running
 
-    /// Did-finish-launching, then the root appears and the first frame is drawn.
+    /// Launches the app without running the loop: observers hear did-finish-launching, the root
+    /// screen appears, the first frame is drawn, and observers hear did-present-first-frame.
+    ///
+    /// ``run(exitAfterFirstFrame:)`` calls it; tests call it directly before dispatching events.
     public func launch() {
         state = .inactive
         notify { $0.applicationDidFinishLaunching(self) }
@@ -72,8 +100,16 @@ public final class Application {
         for child in screen.visibleChildren { prepareForFirstFrame(child) }
     }
 
-    /// Launches and runs until asked to end. Errors thrown by screens end the loop and reach
-    /// the caller, which restores the terminal before printing them.
+    /// Launches and runs until the user quits or a signal ends the app.
+    ///
+    /// Suspending (Ctrl-Z), resuming, resizing and SIGTERM arrive as events and reach the lifecycle
+    /// observers. Give the terminal back (`restore()`) once this returns or throws, before printing.
+    ///
+    /// - Parameter exitAfterFirstFrame: Ends after the first frame, for start-up benchmarks and
+    ///   smoke tests.
+    /// - Returns: Why the app ended.
+    /// - Throws: An error thrown by a screen's event handling; it ends the loop and reaches the
+    ///   caller, which restores the terminal before printing it.
     @discardableResult
     public func run(exitAfterFirstFrame: Bool = false) throws -> TerminationReason {
         launch()
@@ -117,8 +153,12 @@ public final class Application {
         observerOrder.flatMap { observers[$0]?.wakeDescriptors(self) ?? [] }
     }
 
-    /// Handles every event the terminal has now, then draws once if needed. For tests with a
-    /// headless terminal: nothing waits and nothing sleeps.
+    /// Handles every event the terminal has queued now, then draws once if needed: a test's step.
+    ///
+    /// Nothing waits and nothing sleeps, so with a headless terminal a test can send events and
+    /// read the screen straight after.
+    ///
+    /// - Throws: An error thrown by a screen's event handling.
     public func processPendingEvents() throws {
         while terminationReason == nil, let event = terminal.nextEvent(timeout: 0) {
             try dispatch(event)
@@ -134,9 +174,12 @@ public final class Application {
         notify { $0.applicationDidBecomeIdle(self) }
     }
 
+    /// Asks for a new frame: the app redraws once, at the end of the current tick, however often
+    /// this is called. ``Screen/setNeedsDisplay()`` reaches it.
     public func setNeedsDisplay() { needsDisplay = true }
 
-    /// Ends the loop in order: will-terminate hooks first, while everything still exists.
+    /// Ends the app in order: observers hear will-terminate first, while everything still exists,
+    /// then the run loop returns `reason`. Later calls change nothing.
     public func terminate(_ reason: TerminationReason) {
         guard terminationReason == nil else { return }
         notify { $0.applicationWillTerminate(self, reason: reason) }
@@ -146,6 +189,11 @@ public final class Application {
 
     // MARK: events
 
+    /// Handles one event as the run loop would: a key, click or paste goes to the screens, a resize
+    /// redraws in full, a suspend goes to the background and back, a terminate signal ends the app,
+    /// and a wake lets every screen take its news.
+    ///
+    /// - Throws: An error thrown by a screen's event handling.
     public func dispatch(_ event: Event) throws {
         switch event {
         case .resize:
@@ -378,6 +426,8 @@ public final class Application {
     /// The presented modals the restoration engine saves: those whose policy allows it.
     public var restorableModals: [Screen] { modals.filter { $0.preservesWhilePresented } }
 
+    /// Shows `modal` over everything, above any other modal; it takes every key (Ctrl-C still
+    /// quits) until ``dismissModal(_:)``. ``Screen/present(_:)`` reaches it from any screen.
     public func presentModal(_ modal: Screen) {
         modal.owner = self
         modals.append(modal)
@@ -385,6 +435,8 @@ public final class Application {
         needsDisplay = true
     }
 
+    /// Takes `modal` off the screen, wherever it is among the presented modals; does nothing when
+    /// it is not presented.
     public func dismissModal(_ modal: Screen) {
         guard let index = modals.lastIndex(where: { $0 === modal }) else { return }
         modals.remove(at: index)

@@ -1,13 +1,23 @@
 import Terminal
 
-/// The app's states, after UIKit's: not running, in the foreground (inactive
-/// while launching, then active), in the background after Ctrl-Z.
+/// Where the app is in its life, after UIKit's states; read it from ``Application/state``.
+///
+/// - `notRunning`: before ``Application/launch()`` and after ``Application/terminate(_:)``.
+/// - `inactive`: while launching, before the root screen appears.
+/// - `active`: in the foreground, taking input.
+/// - `background`: stopped by Ctrl-Z, until `fg` brings it back.
 public enum ApplicationState: Sendable, Equatable {
+    /// `notRunning` before launch and after termination; `inactive` while launching; `active` in
+    /// the foreground, taking input; `background` stopped by Ctrl-Z until `fg`.
     case notRunning, inactive, active, background
 }
 
 /// Hooks for work tied to the app's lifecycle — restoring and saving state, flushing settings —
-/// at UIKit's "dependable exit points". Every hook has an empty default: implement the ones needed.
+/// at UIKit's "dependable exit points".
+///
+/// Every hook has an empty default: implement the ones needed, and register the observer with
+/// ``Application/addLifecycleObserver(_:)`` before running. Hooks run on the main thread, in
+/// the order the observers were added, and may touch screens.
 public protocol ApplicationLifecycleObserver: AnyObject {
     /// The tree exists and nothing is drawn yet: restore saved state here.
     func applicationDidFinishLaunching(_ application: Application)
@@ -35,13 +45,22 @@ public protocol ApplicationLifecycleObserver: AnyObject {
 }
 
 extension ApplicationLifecycleObserver {
+    /// Does nothing.
     public func applicationDidFinishLaunching(_ application: Application) {}
+    /// Does nothing.
     public func applicationWillEnterForeground(_ application: Application) {}
+    /// Does nothing.
     public func applicationDidEnterBackground(_ application: Application) {}
+    /// Does nothing.
     public func applicationWillTerminate(_ application: Application, reason: TerminationReason) {}
+    /// Does nothing.
     public func applicationDidPresentFirstFrame(_ application: Application) {}
+    /// Does nothing.
     public func applicationDidBecomeIdle(_ application: Application) {}
+    /// Does nothing.
     public func applicationDidWake(_ application: Application) {}
+    /// Asks for no deadline: the observer hears of idleness only after input.
     public func nextIdleDeadline(_ application: Application) -> Double? { nil }
+    /// Watches no descriptor.
     public func wakeDescriptors(_ application: Application) -> [Int32] { [] }
 }

@@ -2,6 +2,17 @@ import Terminal
 
 /// A key binding, declared once with its own help text, so the hint bar and the help overlay
 /// are derived from the same list the screen reacts to.
+///
+/// Return them from ``Screen/keyBindings``; the default ``Screen/handle(_:)`` runs the first
+/// binding whose ``keys`` hold the key pressed, and a key no binding takes goes to the parent.
+/// Capture the screen `unowned` in the action, as the screen holds its bindings:
+///
+/// ```swift
+/// KeyBinding(.character("+"), help: "Count one more") { [unowned self] in
+///     self.count += 1
+///     self.setNeedsDisplay()
+/// }
+/// ```
 public struct KeyBinding {
     /// The keys that run the action.
     public var keys: [Key]

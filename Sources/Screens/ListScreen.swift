@@ -1,13 +1,25 @@
 import KeyedArchive
 import Terminal
 
-/// One row of a list. `id` identifies the model object, so a selection survives reordering,
-/// filtering and relaunches (UIKit's model-association rule).
+/// One row of a ``ListScreen``: the text it shows and the identifier of what it stands for.
+///
+/// ``id`` identifies the model object, so a selection survives reordering, filtering and
+/// relaunches (UIKit's model-association rule): give each item a stable, unique id, such as a
+/// file name or a record's key, never its position in the list.
 public struct ListItem: Hashable, Sendable {
+    /// The stable identifier of the model object; the list saves the selection as this.
     public var id: String
+    /// The text shown in the row, truncated to the width; the filter matches it.
     public var title: String
+    /// Secondary text shown dimmed after the title when the row has room; the filter matches it too.
     public var detail: String?
 
+    /// Makes a row.
+    ///
+    /// - Parameters:
+    ///   - id: A stable identifier of the model object, unique within the list.
+    ///   - title: The text the row shows.
+    ///   - detail: Optional dimmed text shown after the title.
     public init(id: String, title: String, detail: String? = nil) {
         self.id = id
         self.title = title
@@ -15,40 +27,78 @@ public struct ListItem: Hashable, Sendable {
     }
 }
 
-/// What a list remembers: small, a value, and what the restoration engine will save.
+/// What a ``ListScreen`` remembers between frames and relaunches: the selection, the filter
+/// and the scroll position.
+///
+/// A small value: the list saves it through the restoration engine, and a screen can read it
+/// from ``ListScreen/state`` and put it back with ``ListScreen/apply(_:)``.
 public struct ListState: Hashable, Sendable {
+    /// The ``ListItem/id`` of the selected item, or `nil` when the list is empty.
     public var selectedID: String?
+    /// The filter being typed after `/`; only items whose title or detail contain it, ignoring
+    /// case, are shown.
     public var filter = TextFieldState()
+    /// Whether keys go to the filter: true from `/` until Enter or Esc.
     public var isEditingFilter = false
+    /// The index among the shown items of the first row on screen.
     public var scrollOffset = 0
+    /// An empty state: nothing selected, no filter, scrolled to the top.
     public init() {}
 }
 
-/// A selectable, scrolling list with a filter (`/`, then type). Only the rows on screen are
-/// drawn, so a list of any length costs the same per frame.
+/// A selectable, scrolling list of ``ListItem``s with a filter (`/`, then type).
+///
+/// Set ``onActivate`` to act on Enter or a click on the selected row, and replace ``items``
+/// whenever the data changes: the selection follows the item's id, not its row. The list moves
+/// with the arrows, PgUp/PgDn, Home/End and `j`/`k`, and saves its selection, scroll position
+/// and filter when it has a ``Screen/restorationIdentifier``.
+///
+/// Only the rows on screen are drawn, so a list of any length costs the same per frame.
+/// Subclass it to add key bindings or draw differently, calling `super` for the rest.
 open class ListScreen: Screen {
+    /// All the items, in order. Setting it filters again and keeps the selected item selected
+    /// when its id is still there, or selects the first shown one.
     public var items: [ListItem] { didSet { refilter() } }
+    /// The selection, filter and scroll position; change it with ``apply(_:)`` or ``select(id:)``.
     public private(set) var state = ListState()
+    /// The items the filter lets through, in order: what the rows show.
     public private(set) var visibleItems: [ListItem] = []
+    /// Called with the selected item on Enter, or on a click on the row already selected; push
+    /// a detail screen from here.
     public var onActivate: ((ListItem) -> Void)?
+    /// The dimmed line shown when there are no items at all (a filter that matches nothing says so
+    /// instead).
     public var emptyMessage = "Nothing here yet."
     private var pageHeight = 10
 
+    /// Makes a list that selects its first item.
+    ///
+    /// - Parameters:
+    ///   - title: The title shown in the navigation path and the tab bar.
+    ///   - items: The rows, in order.
+    ///   - restorationIdentifier: The name the list is saved under among its siblings, or `nil`
+    ///     to save nothing of it.
     public init(title: String, items: [ListItem], restorationIdentifier: String? = nil) {
         self.items = items
         super.init(title: title, restorationIdentifier: restorationIdentifier)
         refilter()
     }
 
+    /// The position of the selected item in ``visibleItems``, or `nil` when nothing is shown.
     public var selectedIndex: Int? { visibleItems.firstIndex { $0.id == state.selectedID } }
+    /// The selected item among those shown, or `nil` when nothing is shown.
     public var selectedItem: ListItem? { selectedIndex.map { visibleItems[$0] } }
 
-    /// Applies saved state; a selected id that no longer exists falls back to the first row.
+    /// Replaces the whole ``state``, then filters again.
+    ///
+    /// A selected id that is no longer among the shown items falls back to the first row.
     public func apply(_ newState: ListState) {
         state = newState
         refilter()
     }
 
+    /// Selects the item with this ``ListItem/id``; the first shown item is selected instead when
+    /// the filter hides it or no item has it.
     public func select(id: String) {
         state.selectedID = id
         refilter()
@@ -69,8 +119,9 @@ open class ListScreen: Screen {
     /// selected item itself has gone.
     static let savedNeighbours = 16
 
-    /// Saved as the selected item's id and its row on screen, not as row numbers, so reordered
-    /// or filtered data lands on the same item (UIDataSourceModelAssociation).
+    /// Saves the selected item's id, its row on screen, the ids of its neighbours and the filter,
+    /// never row numbers alone, so reordered or filtered data lands on the same item
+    /// (UIDataSourceModelAssociation).
     open override func encodeRestorableState(with coder: KeyedArchiver) throws {
         try coder.encode(state.selectedID, forKey: "selectedID")
         if let index = selectedIndex {
@@ -82,6 +133,10 @@ open class ListScreen: Screen {
         coder.encode(state.isEditingFilter, forKey: "isEditingFilter")
     }
 
+    /// Reads back what ``encodeRestorableState(with:)`` saved: selects the saved item, or its
+    /// nearest saved neighbour that still exists, on the same row of the screen.
+    ///
+    /// - Throws: An `ArchiveError` when a saved value has the wrong type.
     open override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
         var restored = ListState()
         let filter = try coder.decodeObject(of: String.self, forKey: "filter") ?? ""
@@ -133,13 +188,17 @@ open class ListScreen: Screen {
         if let item = selectedItem { onActivate?(item) }
     }
 
+    /// True while the filter is typed, so letters such as `q` go to it.
     open override var acceptsTextInput: Bool { state.isEditingFilter }
 
+    /// "shown/total" while a filter is typed or set; otherwise nothing.
     open override var statusText: String? {
         if state.isEditingFilter || !state.filter.isEmpty { return "\(visibleItems.count)/\(items.count)" }
         return nil
     }
 
+    /// Motion keys, Enter to open, `/` to filter and Esc to clear the filter; while the filter
+    /// is typed, letters and Home/End belong to it instead.
     open override var keyBindings: [KeyBinding] {
         // While the filter is typed, letters, Home/End and ^A/^E belong to it; ↑↓ and PgUp/PgDn
         // still move.
@@ -158,6 +217,8 @@ open class ListScreen: Screen {
         return bindings
     }
 
+    /// Gives typed and pasted text to the filter while it is edited, moves on the wheel, and
+    /// selects (or, on the selected row, opens) on a click; the rest goes to the key bindings.
     open override func handle(_ event: Event) throws -> Bool {
         switch event {
         case .key(let key) where state.isEditingFilter && key != .enter && key != .escape && key != .up && key != .down:
@@ -192,6 +253,8 @@ open class ListScreen: Screen {
 
     private var listTop: Int { (state.isEditingFilter || !state.filter.isEmpty) ? 1 : 0 }
 
+    /// Draws the filter line when there is a filter, then the rows on screen, scrolled so the
+    /// selection shows.
     open override func draw(in canvas: Canvas) {
         if listTop == 1 {
             canvas.write("/", x: 1, y: 0, style: .bold)

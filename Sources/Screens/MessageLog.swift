@@ -7,6 +7,8 @@ import TextSafety
 /// (`Screen.messages`) after every frame and keeps what is new, so a message set before the
 /// screen had an application, or shown by a screen that knows nothing of the log, is kept too.
 public struct MessageLog: Sendable {
+    /// The messages kept, oldest first, each made safe for the terminal and bounded to
+    /// ``entryLimit`` characters; at most ``capacity`` of them.
     public private(set) var entries: [String] = []
     /// What each source said last: the same words shown frame after frame are kept once.
     private var lastBySource: [String: String] = [:]
@@ -16,9 +18,15 @@ public struct MessageLog: Sendable {
     /// Characters kept of one message: a whole path and error, never a flood.
     public static let entryLimit = 2_000
 
+    /// An empty log. The application keeps its own in ``Application/messageLog``.
     public init() {}
 
-    /// Keeps `text` unless `source` said exactly this last time. Empty text is not a message.
+    /// Keeps `text` unless `source` said exactly this last time, so a message shown frame after
+    /// frame is kept once. Empty text is not a message.
+    ///
+    /// - Parameters:
+    ///   - text: The message, bounded and made safe before it is kept.
+    ///   - source: Who said it; any stable name, such as the screen's identity.
     public mutating func note(_ text: String, from source: String) {
         let bounded = SafeText.bounded(text, to: Self.entryLimit)
         guard !bounded.isEmpty, lastBySource[source] != bounded else { return }

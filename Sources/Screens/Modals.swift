@@ -2,7 +2,12 @@ import KeyedArchive
 import Terminal
 import TextSafety
 
-/// A screen presented over everything, ending with a typed result handed to `completion`.
+/// A screen presented over everything in a centred box, ending with a typed result handed to
+/// ``completion``.
+///
+/// Present one with ``Screen/present(_:)``; it takes every key until it calls ``finish(_:)``.
+/// ``Alert``, ``Confirm`` and ``Prompt`` are the ready-made ones; subclass it for another
+/// question, drawing its controls in ``drawControls(in:)`` in the ``extraRows`` it asks for.
 open class ModalScreen<Result>: Screen {
     /// Called once with the result when the modal is dismissed.
     public var completion: ((Result) -> Void)?
@@ -32,6 +37,8 @@ open class ModalScreen<Result>: Screen {
     /// Rows the content below the message needs (a text field, buttons).
     open var extraRows: Int { 1 }
 
+    /// Draws the box centred on the canvas: the title on its border, the message wrapped inside,
+    /// and the controls below.
     open override func draw(in canvas: Canvas) {
         let width = min(canvas.width, max(30, min(60, DisplayWidth.of(message) + 4, canvas.width)))
         let wrapped = DisplayWidth.wrap(message, to: max(1, width - 4))
@@ -56,18 +63,32 @@ open class ModalScreen<Result>: Screen {
     open func drawControls(in canvas: Canvas) {}
 }
 
-/// A message and one button.
+/// A message and one OK button, closed with Enter, Esc or Space; its completion gets nothing.
+///
+/// ```swift
+/// screen.present(Alert(title: "Cannot open", message: error.description))
+/// ```
 public final class Alert: ModalScreen<Void> {
+    /// The title and message, so the message log keeps what the alert said.
     public override var messages: [String] { [title + ": " + message] }
+    /// Enter, Esc or Space to close.
     public override var keyBindings: [KeyBinding] {
         [KeyBinding([.enter, .escape, .character(" ")], label: "Enter", help: "Close") { [unowned self] in self.finish(()) }]
     }
+    /// Draws the OK button, centred.
     public override func drawControls(in canvas: Canvas) {
         canvas.write("[ OK ]", x: max(0, (canvas.width - 6) / 2), y: 0, style: .reverse)
     }
 }
 
-/// A yes-or-no question. Enter takes the highlighted answer; y and n answer directly.
+/// A yes-or-no question. Enter takes the highlighted answer; y and n answer directly, Esc
+/// answers no, and a click on a button answers with it.
+///
+/// ```swift
+/// screen.present(Confirm(title: "Delete", message: "Delete the note?") { yes in
+///     if yes { notes.remove(id) }
+/// })
+/// ```
 public final class Confirm: ModalScreen<Bool> {
     /// The label of the button that answers true.
     public var yesTitle = "Yes"
@@ -76,6 +97,7 @@ public final class Confirm: ModalScreen<Bool> {
     /// Which button Enter presses now.
     public private(set) var highlightsYes = true
 
+    /// y and n to answer, ←→ or Tab to move the highlight, Enter to answer with it, Esc for no.
     public override var keyBindings: [KeyBinding] {
         [
             KeyBinding(.character("y"), help: yesTitle) { [unowned self] in self.finish(true) },
@@ -89,6 +111,7 @@ public final class Confirm: ModalScreen<Bool> {
     /// Where the two buttons were drawn, in frame coordinates, for clicks.
     private var buttonFrames: (yes: Rect, no: Rect)?
 
+    /// Draws the two buttons, the highlighted one in reverse video.
     public override func drawControls(in canvas: Canvas) {
         let yes = "[ \(yesTitle) ]", no = "[ \(noTitle) ]"
         let total = DisplayWidth.of(yes) + 2 + DisplayWidth.of(no)
@@ -100,6 +123,8 @@ public final class Confirm: ModalScreen<Bool> {
                         Rect(x: origin.x + x + yesWidth + 2, y: origin.y, width: noWidth, height: 1))
     }
 
+    /// Answers with the button clicked; every other click is swallowed, and keys go to the key
+    /// bindings.
     public override func handle(_ event: Event) throws -> Bool {
         if case .mouse(let mouse) = event {
             guard mouse.kind == .press, let buttons = buttonFrames else { return true }
@@ -111,7 +136,10 @@ public final class Confirm: ModalScreen<Bool> {
     }
 }
 
-/// Asks for a line of text. The result is nil when cancelled with Esc.
+/// Asks for a line of text. The result is the text on Enter, `nil` when cancelled with Esc.
+///
+/// Set ``isSecure`` for a password, ``history`` for earlier answers and ``tabCompletion`` to
+/// complete with Tab. The prompt takes every key but Ctrl-C while presented.
 open class Prompt: ModalScreen<String?> {
     /// The text being typed, with its cursor.
     public var field: TextFieldState
@@ -142,21 +170,28 @@ open class Prompt: ModalScreen<String?> {
         super.init(title: title, message: message, restorationIdentifier: restorationIdentifier, completion: completion)
     }
 
+    /// Always true: every printable key is text.
     public override var acceptsTextInput: Bool { true }
 
+    /// True when ``preservesDraft`` is on and the prompt is not secure.
     public override var preservesWhilePresented: Bool { preservesDraft && !isSecure }
 
+    /// Saves the typed text and its cursor; a secure prompt saves nothing.
     open override func encodeRestorableState(with coder: KeyedArchiver) throws {
         guard !isSecure else { return }
         try coder.encode(field.text, forKey: "text")
         coder.encode(field.cursor, forKey: "cursor")
     }
 
+    /// Puts the saved text and cursor back in the field; a secure prompt reads nothing.
+    ///
+    /// - Throws: An `ArchiveError` when a saved value has the wrong type.
     open override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
         guard !isSecure, let text = try coder.decodeObject(of: String.self, forKey: "text") else { return }
         field = TextFieldState(text, cursor: try coder.decodeInteger(forKey: "cursor"))
     }
 
+    /// Enter to answer, Esc to cancel, and, when set up, Tab to complete and ↑↓ for earlier answers.
     public override var keyBindings: [KeyBinding] {
         [
             KeyBinding(.enter, help: "OK") { [unowned self] in self.finish(self.field.text) },
@@ -189,6 +224,8 @@ open class Prompt: ModalScreen<String?> {
         field = TextFieldState(target == history.count ? typedBeforeHistory : history[target])
     }
 
+    /// Gives editing keys and pasted text to the field and runs the key bindings; swallows every
+    /// other key but Ctrl-C, which must reach the app to quit.
     public override func handle(_ event: Event) throws -> Bool {
         if case .key(let key) = event, key != .enter, key != .escape, field.apply(key) { return true }
         if case .paste(let text) = event {
@@ -199,6 +236,7 @@ open class Prompt: ModalScreen<String?> {
         return try super.handle(event) || (event.isKey && event != .key(.control("c")))
     }
 
+    /// Draws the field across the box, as dots when ``isSecure``.
     public override func drawControls(in canvas: Canvas) {
         let shown = isSecure ? TextFieldState(String(repeating: "•", count: field.characters.count), cursor: field.cursor) : field
         shown.draw(in: canvas, x: 0, y: 0, width: canvas.width)
@@ -212,9 +250,18 @@ extension Event {
 /// What Tab made of a prompt's text: the text completed as far as it is certain, and the
 /// candidates still open when there are several.
 public struct TabCompletion: Hashable, Sendable {
+    /// The text to put in the field: what the user typed, extended as far as every candidate
+    /// agrees.
     public var text: String
+    /// What the text could still become when there is more than one; listed under the question.
+    /// Leave it empty when the completion is unique or there is none.
     public var candidates: [String]
 
+    /// Makes a completion result.
+    ///
+    /// - Parameters:
+    ///   - text: The completed text before the cursor.
+    ///   - candidates: The choices still open, when there are several.
     public init(text: String, candidates: [String] = []) {
         self.text = text
         self.candidates = candidates

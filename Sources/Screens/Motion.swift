@@ -1,18 +1,27 @@
 import Terminal
 
 /// A move through anything that scrolls or has a selection (a list, a pager, the help), as
-/// asked by a key or the wheel. Each screen says what a line and a page are for it.
+/// asked by a key or the wheel.
+///
+/// Each screen says what a line and a page are for it: turn a motion into rows with
+/// ``delta(pageSize:count:)``, and get the keys that make motions from ``MotionKeys``.
 public enum Motion: Hashable, Sendable {
     /// Lines down (negative: up).
     case lines(Int)
     /// Pages down (negative: up).
     case pages(Int)
+    /// To the first row (``first``) or the last (``last``).
     case first, last
 
     /// Rows the wheel moves per notch, as most terminals' own scrollback does.
     public static let wheelLines = 3
 
-    /// The move as a row delta, for a screen with `pageSize` rows shown and `count` rows in all.
+    /// The move as a row delta, to add to a selection or a scroll position and then clamp.
+    ///
+    /// - Parameters:
+    ///   - pageSize: How many rows one page moves: usually the rows shown, less one for overlap.
+    ///   - count: How many rows there are in all; ``first`` and ``last`` move at least this far.
+    /// - Returns: Rows to move, negative for up.
     public func delta(pageSize: Int, count: Int) -> Int {
         switch self {
         case .lines(let n): return n
@@ -32,9 +41,12 @@ public enum Motion: Hashable, Sendable {
     }
 }
 
-/// The motion keys every list, pager and scrolling overlay answers to, declared once with
-/// their help, so a screen gets all of them (and its help lists them) by asking for them:
-/// ↑↓ (and j k), PgUp/PgDn, Home/End (and ^A/^E, g/G).
+/// The motion keys every list, pager and scrolling overlay answers to: ↑↓ (and j k),
+/// PgUp/PgDn, Home/End (and ^A/^E, g/G).
+///
+/// They are declared once with their help, so a screen gets all of them (and its help lists
+/// them) by asking for them: return `MotionKeys().bindings { self.move($0) }` among its
+/// ``Screen/keyBindings``, turning off the groups whose keys mean something else there.
 public struct MotionKeys {
     /// What a line move does here: "Move", "Scroll a line".
     public var lineHelp = "Move"
@@ -49,6 +61,8 @@ public struct MotionKeys {
     /// What Home/End go to: "First / last", "Beginning / end of the book".
     public var endsHelp = "First / last"
 
+    /// Chooses which groups of keys to bind and the words their help uses; each parameter sets
+    /// the property of the same name.
     public init(lineHelp: String = "Move", linesInHintBar: Bool = true, letters: Bool = true, pages: Bool = true, ends: Bool = true,
                 endsHelp: String = "First / last") {
         self.endsHelp = endsHelp
@@ -59,10 +73,16 @@ public struct MotionKeys {
         self.ends = ends
     }
 
+    /// The keys that go to the first row whatever the options: Home and ^A.
     public static let firstKeys: [Key] = [.home, .control("a")]
+    /// The keys that go to the last row whatever the options: End and ^E.
     public static let lastKeys: [Key] = [.end, .control("e")]
 
     /// The bindings, each running `move` with the motion its key asks for.
+    ///
+    /// - Parameter move: Moves the screen's selection or scroll position; it is called on the
+    ///   main thread, from the screen's key handling.
+    /// - Returns: Key bindings for the groups turned on, to add to the screen's own.
     public func bindings(_ move: @escaping (Motion) -> Void) -> [KeyBinding] {
         var bindings = [KeyBinding([.up, .down], label: "↑↓", help: lineHelp, showsInHintBar: linesInHintBar) { key in move(.lines(key == .up ? -1 : 1)) }]
         if letters {

@@ -2,7 +2,14 @@ import Restoration
 import Terminal
 
 /// A stack of screens, the top one shown under a title path ("Characters › Alice").
-/// Esc, Backspace and ← go back, when the top screen does not use those keys itself.
+///
+/// Start it with a root screen and ``push(_:)`` a screen to go deeper, usually from a key
+/// binding or a list's ``ListScreen/onActivate``. Esc, Backspace, ← and a click on the path go
+/// back, when the top screen does not use those keys itself.
+///
+/// With a ``Screen/restorationIdentifier`` the stack is saved with the screens on it: a pushed
+/// screen comes back at launch when it has an identifier and a
+/// ``Screen/restorationClassName`` the program registered a factory for.
 open class NavigationStack: Screen {
     /// The screens from the root (first) to the one shown (last).
     public private(set) var stack: [Screen]
@@ -16,7 +23,9 @@ open class NavigationStack: Screen {
 
     /// The screen shown.
     public var topScreen: Screen { stack[stack.count - 1] }
+    /// Every screen on the stack, root first: all are saved and restored.
     open override var children: [Screen] { stack }
+    /// The top screen alone.
     open override var visibleChildren: [Screen] { [topScreen] }
 
     /// Shows `screen` over the current top, with the appearance calls both are owed.
@@ -60,11 +69,14 @@ open class NavigationStack: Screen {
         setStack([stack[0]] + pushed)
     }
 
+    /// Esc (also Backspace and ←) to go back, named after the screen it goes back to; none at
+    /// the root.
     open override var keyBindings: [KeyBinding] {
         guard stack.count > 1 else { return [] }
         return [KeyBinding([.escape, .backspace, .left], label: "Esc", help: "Back to \(stack[stack.count - 2].title)") { [unowned self] in self.pop() }]
     }
 
+    /// Draws the path of titles on the first row and the top screen under it.
     open override func draw(in canvas: Canvas) {
         let (header, content) = canvas.bounds.splitTop(1)
         let path = stack.map(\.title).joined(separator: " › ")
@@ -72,6 +84,7 @@ open class NavigationStack: Screen {
         topScreen.render(in: canvas.subcanvas(content))
     }
 
+    /// Goes back on a click on the title path; other events go to the key bindings.
     open override func handle(_ event: Event) throws -> Bool {
         if case .mouse(let mouse) = event, mouse.kind == .press, mouse.position.y == frame.y, stack.count > 1 {
             pop()  // a click on the title path goes back

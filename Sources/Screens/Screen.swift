@@ -5,9 +5,16 @@ import Terminal
 /// A view-controller-like object: it owns a piece of state, draws it into the region it is
 /// given, and handles events, passing what it does not handle to its parent.
 ///
-/// Lifecycle, as in UIKit: `viewDidLoad` once before the first appearance, then
-/// `viewWillAppear` / `viewDidAppear` and `viewWillDisappear` / `viewDidDisappear` each time a
-/// container shows or hides it.
+/// Subclass it and override ``draw(in:)`` and ``keyBindings`` (or ``handle(_:)`` for text and
+/// the mouse); call ``setNeedsDisplay()`` after changing what is drawn. Containers such as
+/// ``NavigationStack`` and ``TabScreen`` hold other screens; an ``Application`` runs the tree.
+///
+/// Lifecycle, as in UIKit: ``viewDidLoad()`` once before the first appearance, then
+/// ``viewWillAppear()`` / ``viewDidAppear()`` and ``viewWillDisappear()`` /
+/// ``viewDidDisappear()`` each time a container shows or hides it.
+///
+/// A screen with a ``restorationIdentifier`` is saved with its ancestors: override
+/// ``encodeRestorableState(with:)`` and ``decodeRestorableState(with:)`` for its own state.
 open class Screen: Restorable {
     /// The name containers show: a tab's label, a step in a navigation path.
     open var title: String
@@ -16,6 +23,7 @@ open class Screen: Restorable {
     /// The registered restoration class that rebuilds this screen at launch, for screens the
     /// app creates in code (a pushed detail screen) rather than at start-up.
     public var restorationClassName: String?
+    /// The container showing this screen, set by ``adopt(_:)``; `nil` for the root and for modals.
     public private(set) weak var parent: Screen?
     /// True once `viewDidLoad` has run.
     public private(set) var isViewLoaded = false
@@ -39,9 +47,11 @@ open class Screen: Restorable {
     /// The child that receives key events first.
     open var focusedChild: Screen? { visibleChildren.last }
 
-    /// Containers call this when a screen becomes their child.
+    /// Makes this screen `child`'s ``parent``: a container calls it for each screen it takes, so
+    /// events, ``application`` and ``setNeedsDisplay()`` reach up through it.
     public func adopt(_ child: Screen) { child.parent = self }
-    /// Containers call this when a screen stops being their child.
+    /// Clears `child`'s ``parent`` if it is this screen: a container calls it for each screen it
+    /// lets go of (a popped screen).
     public func disown(_ child: Screen) { if child.parent === self { child.parent = nil } }
 
     /// The application this screen belongs to, found through its ancestors.
@@ -151,7 +161,15 @@ open class Screen: Restorable {
     /// every new one in its message log, where `M` shows it whole.
     open var messages: [String] { [] }
 
-    /// Handles a key or mouse event. Returns false to let the parent try.
+    /// Handles an event that reached this screen: a key, a paste, a click or the wheel.
+    ///
+    /// The default runs the first of ``keyBindings`` whose keys hold the key pressed. Override it
+    /// for text input or the mouse, and call `super` for the events left over.
+    ///
+    /// - Returns: `true` when the event was used; `false` lets the parent, then the application,
+    ///   try it.
+    /// - Throws: Whatever a binding's action throws; it ends the run loop and reaches the caller
+    ///   of ``Application/run(exitAfterFirstFrame:)``.
     open func handle(_ event: Event) throws -> Bool {
         guard case .key(let key) = event else { return false }
         for binding in keyBindings where binding.keys.contains(key) {

@@ -3,6 +3,10 @@ import Terminal
 
 /// A tab bar over one child screen at a time. Switch with 1…9, Tab / Shift-Tab, or a click on a
 /// tab's name.
+///
+/// The tabs are fixed when it is made; each keeps its own state while hidden, and gets the
+/// appearance calls when shown or hidden. Give each tab a distinct
+/// ``Screen/restorationIdentifier`` so the selected one, and their contents, are restored.
 open class TabScreen: Screen {
     /// The tabs, in the order the bar shows them.
     public let tabs: [Screen]
@@ -21,7 +25,9 @@ open class TabScreen: Screen {
 
     /// The tab shown.
     public var selectedTab: Screen { tabs[selectedIndex] }
+    /// Every tab, shown or not: all are saved and restored.
     open override var children: [Screen] { tabs }
+    /// The selected tab alone.
     open override var visibleChildren: [Screen] { [selectedTab] }
 
     /// Shows another tab, with the disappear / appear calls a container owes its children.
@@ -35,12 +41,16 @@ open class TabScreen: Screen {
 
     // MARK: restoration
 
-    /// The selected tab is saved by identifier, so adding or reordering tabs keeps it.
+    /// Saves the selected tab by its identifier, and by its index for tabs without one, so adding
+    /// or reordering tabs keeps the selection.
     open override func encodeRestorableState(with coder: KeyedArchiver) throws {
         try coder.encode(selectedTab.restorationIdentifier, forKey: "selectedTab")
         coder.encode(selectedIndex, forKey: "selectedIndex")
     }
 
+    /// Selects the saved tab again: by identifier when one still has it, else by index.
+    ///
+    /// - Throws: An `ArchiveError` when a saved value has the wrong type.
     open override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
         if let id = try coder.decodeObject(of: String.self, forKey: "selectedTab"),
            let index = tabs.firstIndex(where: { $0.restorationIdentifier == id }) {
@@ -50,6 +60,7 @@ open class TabScreen: Screen {
         }
     }
 
+    /// 1…9 to go to a tab, Tab for the next one and Shift-Tab for the one before.
     open override var keyBindings: [KeyBinding] {
         let numbers = tabs.indices.prefix(9).map { Key.character(Character(String($0 + 1))) }
         return [
@@ -63,6 +74,7 @@ open class TabScreen: Screen {
         ]
     }
 
+    /// Selects the tab whose name is clicked on the bar; other events go to the key bindings.
     open override func handle(_ event: Event) throws -> Bool {
         if case .mouse(let mouse) = event, mouse.kind == .press, mouse.position.y == frame.y {
             let column = mouse.position.x - frame.x
@@ -72,6 +84,8 @@ open class TabScreen: Screen {
         return try super.handle(event)
     }
 
+    /// Draws the tab bar on the first row, the selected tab highlighted, and the selected tab under
+    /// it. Names that do not fit are cut, and the ones after them left out.
     open override func draw(in canvas: Canvas) {
         let (bar, content) = canvas.bounds.splitTop(1)
         drawTabBar(in: canvas.subcanvas(bar))

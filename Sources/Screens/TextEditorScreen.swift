@@ -6,10 +6,16 @@ import Terminal
 /// view scrolls to keep the cursor on screen after every edit, move, paste and resize.
 /// Esc is not taken: it goes to the container (a navigation stack goes back).
 ///
+/// Set ``onChange`` to keep a draft as it is typed, and give the screen a
+/// ``Screen/restorationIdentifier`` to have the text and cursor survive a relaunch. Enter
+/// breaks the line, ^K deletes to its end, and pasted text is inserted in one step.
+///
 /// The work of a key or a frame follows the screen, not the text: only the paragraphs the
 /// screen and the cursor reach are cut into rows (`TextEditorLayout`), and the top of the view
 /// is kept as a paragraph and a row in it, never as a row number counted from the start.
 open class TextEditorScreen: Screen {
+    /// The text and the cursor. Setting it redraws, and calls ``onChange`` when the text changed
+    /// (not for a move of the cursor alone).
     public var state: TextEditorState {
         didSet {
             // No `oldValue` here: reading it would copy the whole draft on every key. The
@@ -21,8 +27,10 @@ open class TextEditorScreen: Screen {
             setNeedsDisplay()
         }
     }
-    /// Called after every change of the text: drafts are kept from here.
+    /// Called with the new state after every change of the text, not after moves of the cursor:
+    /// drafts are kept from here.
     public var onChange: ((TextEditorState) -> Void)?
+    /// The dimmed hint shown while there is no text at all.
     public var placeholder = "Type here."
     private var notifiedRevision: TextEditorState.Revision
     private let layout = TextEditorLayout()
@@ -33,6 +41,13 @@ open class TextEditorScreen: Screen {
     /// The height of the last frame, for the mouse and for keeping the cursor in view.
     private var viewHeight = 11
 
+    /// Makes an editor with the cursor at the start of `text`.
+    ///
+    /// - Parameters:
+    ///   - title: The title shown in the navigation path and the tab bar.
+    ///   - text: The initial text; any line break (LF, CRLF, CR, ...) starts a new paragraph.
+    ///   - restorationIdentifier: The name the editor is saved under among its siblings, or
+    ///     `nil` to save nothing of it.
     public init(title: String, text: String = "", restorationIdentifier: String? = nil) {
         state = TextEditorState(text: text)
         notifiedRevision = state.revision
@@ -40,15 +55,20 @@ open class TextEditorScreen: Screen {
         layout.setWidth(40)
     }
 
+    /// Always true: every printable key is text, so `q` does not quit while the editor has focus.
     open override var acceptsTextInput: Bool { true }
 
-    /// The text as typed, saved or not, with the cursor: a draft survives a relaunch.
+    /// Saves the text as typed, saved elsewhere or not, with the cursor: a draft survives a relaunch.
     open override func encodeRestorableState(with coder: KeyedArchiver) throws {
         try coder.encode(state.text, forKey: "text")
         coder.encode(state.line, forKey: "line")
         coder.encode(state.column, forKey: "column")
     }
 
+    /// Reads back the text and cursor ``encodeRestorableState(with:)`` saved, clamping the cursor
+    /// to the text; keeps the current text when none was saved.
+    ///
+    /// - Throws: An `ArchiveError` when a saved value has the wrong type.
     open override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
         guard let text = try coder.decodeObject(of: String.self, forKey: "text") else { return }
         state = TextEditorState(text: text, line: try coder.decodeInteger(forKey: "line"), column: try coder.decodeInteger(forKey: "column"))
@@ -69,10 +89,16 @@ open class TextEditorScreen: Screen {
         }
     }
 
-    /// The text place shown at a screen position given relative to the editor's frame: `row`
-    /// counts from the top of the view, `column` from the first text column (the mouse's x
-    /// minus the frame's x minus 1). Rows below the text give the last row; columns past a
-    /// row's end give its end. Returns (line, column in clusters), as `TextEditorState` counts.
+    /// The text place shown at a screen position given relative to the editor's frame.
+    ///
+    /// Rows below the text give the last row; columns past a row's end give its end.
+    ///
+    /// - Parameters:
+    ///   - row: The screen row, counted from the top of the view.
+    ///   - column: The screen column, counted from the first text column (the mouse's x minus the
+    ///     frame's x minus 1).
+    /// - Returns: The paragraph and the column in grapheme clusters, as ``TextEditorState``
+    ///   counts ``TextEditorState/line`` and ``TextEditorState/column``.
     public func index(atRow row: Int, column: Int) -> (line: Int, column: Int) {
         let place = self.place(atRow: row, column: column)
         return (place.line, place.column)
@@ -83,7 +109,8 @@ open class TextEditorScreen: Screen {
         return layout.place(atX: max(0, column), in: target, of: state)
     }
 
-    /// Puts the cursor at a screen position (relative to the frame, as `index(atRow:column:)`).
+    /// Puts the cursor at a screen position, given as ``index(atRow:column:)`` takes it: what a
+    /// click does.
     public func placeCursor(atRow row: Int, column: Int) {
         let place = self.place(atRow: row, column: column)
         state.moveTo(line: place.line, offset: place.offset, column: place.column)
@@ -98,6 +125,8 @@ open class TextEditorScreen: Screen {
         preferredX = x
     }
 
+    /// The moves (arrows by what is on screen, Home/End, PgUp/PgDn, words) and ^K; listed in
+    /// the help, kept out of the hint bar.
     open override var keyBindings: [KeyBinding] {
         [
             KeyBinding([.up, .down, .left, .right], label: "↑↓←→", help: "Move the cursor", showsInHintBar: false) { [unowned self] key in
@@ -120,6 +149,9 @@ open class TextEditorScreen: Screen {
         ]
     }
 
+    /// Inserts typed characters and pasted text, breaks the line on Enter, deletes on Backspace,
+    /// Delete and ^D, puts the cursor where a click lands, and scrolls on the wheel; other keys
+    /// go to the key bindings, then to the parent (so Esc goes back).
     open override func handle(_ event: Event) throws -> Bool {
         switch event {
         case .key(let key):
@@ -148,8 +180,11 @@ open class TextEditorScreen: Screen {
         }
     }
 
+    /// The cursor's place as "Ln 3, Col 7", counted from 1.
     open override var statusText: String? { "Ln \(state.line + 1), Col \(state.column + 1)" }
 
+    /// Draws the rows on screen with soft wrapping at the canvas's width less a margin on each
+    /// side, scrolled the least that shows the cursor, and places the cursor.
     open override func draw(in canvas: Canvas) {
         layout.setWidth(canvas.width - 2)
         viewHeight = max(1, canvas.height)

@@ -1,14 +1,22 @@
-/// A multi-line text and its cursor. A value type: the notes editor's unsaved draft is exactly
-/// this, saved as it is.
+/// A multi-line text and its cursor, with the edits and moves an editor needs.
+///
+/// A value type: the notes editor's unsaved draft is exactly this, saved as it is.
+/// ``TextEditorScreen`` shows one; a screen of your own can hold one too, applying keys through
+/// the `insert` methods, ``deleteBackward()`` and the `move` methods.
 ///
 /// The text is kept as its paragraphs (the lines between breaks), each a native UTF-8 string:
 /// an edit touches one paragraph, never the whole text, and a 10 MB draft takes about 10 MB.
 /// The cursor is a paragraph, a column counted in grapheme clusters (what the user sees and
 /// what is saved), and the same place as a UTF-8 offset, so moving and editing at the cursor
 /// start from where it is instead of counting from the paragraph's start.
+///
+/// Two states are equal when their text and cursor are; ``revision`` is not compared.
 public struct TextEditorState: Hashable, Sendable {
+    /// The text's paragraphs, without their line breaks; never empty (no text is one empty paragraph).
     public private(set) var paragraphs: [String]
+    /// The index in ``paragraphs`` of the paragraph holding the cursor.
     public private(set) var line: Int
+    /// The cursor's place in its paragraph, in grapheme clusters from the paragraph's start.
     public private(set) var column: Int
     /// The cursor as a UTF-8 offset into `paragraphs[line]`, always on a cluster boundary.
     public private(set) var offset: Int
@@ -16,11 +24,19 @@ public struct TextEditorState: Hashable, Sendable {
     /// screen can tell an edit happened without keeping, and so copying, the old text.
     public private(set) var revision: Revision
 
+    /// An opaque mark of a state's text: compare two to learn whether the text was edited between
+    /// them, without comparing the texts.
     public struct Revision: Hashable, Sendable {
         let origin: UInt64
         let count: Int
     }
 
+    /// Makes a state holding `text`, split into paragraphs at every line break.
+    ///
+    /// - Parameters:
+    ///   - text: The text; LF, CRLF, CR, VT, FF, NEL, LS and PS all break lines.
+    ///   - line: The paragraph of the cursor, clamped to the text.
+    ///   - column: The cursor's column in grapheme clusters, clamped to the paragraph.
     public init(text: String = "", line: Int = 0, column: Int = 0) {
         paragraphs = Self.paragraphs(of: text)
         self.line = min(max(0, line), paragraphs.count - 1)
@@ -61,14 +77,18 @@ public struct TextEditorState: Hashable, Sendable {
         }
     }
 
+    /// The whole text, paragraphs joined with LF; builds a new string, so ask once per save, not
+    /// per key.
     public var text: String { paragraphs.joined(separator: "\n") }
     /// True for no text at all; cheaper than building `text` to ask.
     public var isEmpty: Bool { paragraphs.count == 1 && paragraphs[0].isEmpty }
 
+    /// Whether two states hold the same text with the cursor at the same place.
     public static func == (lhs: Self, rhs: Self) -> Bool {
         lhs.line == rhs.line && lhs.column == rhs.column && lhs.paragraphs == rhs.paragraphs
     }
 
+    /// Hashes the text and the cursor, as ``==(_:_:)`` compares them.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(paragraphs)
         hasher.combine(line)
@@ -85,6 +105,8 @@ public struct TextEditorState: Hashable, Sendable {
 
     // MARK: editing
 
+    /// Inserts a typed character at the cursor and moves past it; a line break character breaks
+    /// the line as ``insertNewline()`` does.
     public mutating func insert(_ character: Character) {
         if character.isNewline { return insertNewline() }
         insert(String(character))
@@ -109,6 +131,8 @@ public struct TextEditorState: Hashable, Sendable {
         textChanged()
     }
 
+    /// Breaks the line at the cursor: the rest of the paragraph becomes a new one, with the cursor
+    /// at its start.
     public mutating func insertNewline() {
         let at = cursorIndex
         let rest = String(current[at...])
@@ -120,6 +144,8 @@ public struct TextEditorState: Hashable, Sendable {
         textChanged()
     }
 
+    /// Deletes the grapheme cluster before the cursor, or at a line's start joins the line to the
+    /// one before: Backspace.
     public mutating func deleteBackward() {
         if offset > 0 {
             let at = cursorIndex
@@ -139,6 +165,8 @@ public struct TextEditorState: Hashable, Sendable {
         textChanged()
     }
 
+    /// Deletes the grapheme cluster after the cursor, or at a line's end joins the next line to
+    /// it: Delete.
     public mutating func deleteForward() {
         if offset < current.utf8.count {
             let at = cursorIndex
@@ -183,6 +211,7 @@ public struct TextEditorState: Hashable, Sendable {
 
     // MARK: moving
 
+    /// Moves one grapheme cluster back; from a line's start, to the end of the line before.
     public mutating func moveLeft() {
         if offset > 0 {
             let before = current.index(before: cursorIndex)
@@ -194,6 +223,7 @@ public struct TextEditorState: Hashable, Sendable {
         }
     }
 
+    /// Moves one grapheme cluster forward; from a line's end, to the start of the next line.
     public mutating func moveRight() {
         if offset < current.utf8.count {
             let after = current.index(after: cursorIndex)
@@ -236,11 +266,13 @@ public struct TextEditorState: Hashable, Sendable {
         column += moved
     }
 
+    /// Moves to the start of the cursor's paragraph.
     public mutating func moveToLineStart() {
         column = 0
         offset = 0
     }
 
+    /// Moves to the end of the cursor's paragraph.
     public mutating func moveToLineEnd() {
         column = current.count
         offset = current.utf8.count

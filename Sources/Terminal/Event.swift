@@ -1,11 +1,19 @@
 /// A key press, decoded from whatever bytes the terminal sent.
+///
+/// Compare keys by value (`key == .enter`, `key == .control("s")`); ``isText`` tells a key that
+/// types a character from a command key, and ``adding(_:)`` builds a key with modifiers.
 public enum Key: Hashable, Sendable {
+    /// A printable character as typed, in its case (`q`, `Q`, `é`, a space).
     case character(Character)
+    /// The arrow keys.
     case up, down, left, right
+    /// The editing keypad: Home, End, PgUp, PgDn, Ins and Del (forward delete).
     case home, end, pageUp, pageDown, insert, delete
+    /// Tab, Shift-Tab, Enter (Return), Esc on its own (not the start of a sequence), and Backspace.
     case tab, backTab, enter, escape, backspace
     /// Ctrl plus a letter, given in lower case: `.control("a")` is Ctrl-A.
     case control(Character)
+    /// A function key: `.function(1)` is F1.
     case function(Int)
     /// A key held with Shift, Alt or Ctrl that has no code of its own: Ctrl-→, Alt-b, Shift-Home.
     /// Build it with `adding(_:)`, which keeps a plain key plain.
@@ -15,7 +23,9 @@ public enum Key: Hashable, Sendable {
 /// The modifiers a terminal reports with a key. Meta counts as Alt: terminals disagree on
 /// which of the two a key sends, and no screen tells them apart.
 public struct KeyModifiers: OptionSet, Hashable, Sendable {
+    /// The modifiers as bits: shift 1, alt 2, control 4.
     public let rawValue: UInt8
+    /// Modifiers from their bits; use ``shift``, ``alt`` and ``control`` rather than numbers.
     public init(rawValue: UInt8) { self.rawValue = rawValue }
     /// Shift held.
     public static let shift = KeyModifiers(rawValue: 1)
@@ -51,6 +61,8 @@ extension Key {
 public struct MouseEvent: Hashable, Sendable {
     /// What the mouse did. A click is a press then a release at one place.
     public enum Kind: Hashable, Sendable {
+        /// `press` and `release` of ``MouseEvent/button``, `drag` (a move with it held), and one notch
+        /// of the wheel up or down.
         case press, release, drag, wheelUp, wheelDown
     }
     /// The button held; `.none` for wheel turns and moves.
@@ -73,9 +85,13 @@ public struct MouseEvent: Hashable, Sendable {
 
 /// Why the app is asked to end. Each maps to a signal, except `.quit`, which the user asks for.
 public enum TerminationReason: Hashable, Sendable, CustomStringConvertible {
+    /// The user asked to quit (`q`): not a signal.
     case quit
+    /// SIGINT, or Ctrl-C pressed.
     case interrupt   // SIGINT, Ctrl-C
+    /// SIGTERM: another process, or the system shutting down, asked the app to end.
     case terminate   // SIGTERM
+    /// SIGHUP: the terminal went away; nothing more can be drawn, but state can still be saved.
     case hangup      // SIGHUP: the terminal went away
 
     /// The case's name, as the restoration log writes it; spelled out so that writing it needs
@@ -93,16 +109,20 @@ public enum TerminationReason: Hashable, Sendable, CustomStringConvertible {
 /// Everything the run loop reacts to. Signals arrive here too, as plain events: the signal
 /// handlers only set flags, and the terminal turns the flags into events in its own time.
 public enum Event: Hashable, Sendable {
+    /// A key press, other than text pasted.
     case key(Key)
     /// Text the user pasted (bracketed paste): taken as text, never as keys, so a pasted line
     /// break or `q` does not act. Line breaks arrive as "\n".
     case paste(String)
+    /// A click, drag or wheel turn, in frame coordinates; only from a terminal that reports the mouse.
     case mouse(MouseEvent)
+    /// The terminal's new size; the next frame is drawn at it.
     case resize(Size)
     /// Ctrl-Z or SIGTSTP: go to the background.
     case suspend
     /// SIGCONT after a stop (`fg`): come back to the foreground.
     case resume
+    /// A signal or a quit ends the app; the application runs its will-terminate hooks, then stops.
     case terminate(TerminationReason)
     /// Work on another thread has news for the screens (a GPS fix, a page count, a synced
     /// change): see `Wakeup.post()`.

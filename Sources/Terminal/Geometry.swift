@@ -9,12 +9,15 @@ public struct Size: Hashable, Sendable, CustomStringConvertible {
         self.columns = columns
         self.rows = rows
     }
+    /// "80×24": columns, then rows.
     public var description: String { "\(columns)×\(rows)" }
 }
 
 /// A cell position: column `x`, row `y`, both from 0 at the top left.
 public struct Point: Hashable, Sendable {
+    /// The column, from 0 at the left.
     public var x: Int
+    /// The row, from 0 at the top.
     public var y: Int
     /// The cell at column `x`, row `y`, counted from 0 at the top left.
     public init(x: Int, y: Int) {
@@ -25,9 +28,13 @@ public struct Point: Hashable, Sendable {
 
 /// A rectangle of cells. Screens draw only inside the rectangle they are given.
 public struct Rect: Hashable, Sendable {
+    /// The column of the left edge.
     public var x: Int
+    /// The row of the top edge.
     public var y: Int
+    /// Width in columns; never negative.
     public var width: Int
+    /// Height in rows; never negative.
     public var height: Int
 
     /// A rectangle with its top left cell at (`x`, `y`); a negative size counts as empty.

@@ -28,6 +28,8 @@ public enum GlyphFallback {
         }
     }
 
+    /// The frame with every non-ASCII cell replaced by ``ascii(_:)``'s stand-in, keeping the layout:
+    /// what a terminal without UTF-8 is sent. A wide glyph becomes two `?` cells.
     public static func asciiFrame(_ frame: CellBuffer) -> CellBuffer {
         var copy = frame
         for y in 0..<frame.size.rows {
@@ -46,6 +48,8 @@ public enum GlyphFallback {
         return copy
     }
 
+    /// The frame with every colour removed, attributes kept: what a NO_COLOR or monochrome
+    /// terminal is sent.
     public static func monochrome(_ frame: CellBuffer) -> CellBuffer {
         var copy = frame
         copy.restyle(frame.bounds) { $0 = $0.withoutColor }

@@ -42,6 +42,8 @@ public struct InputDecoder: Sendable {
         return true
     }
 
+    /// True between the start and end markers of a bracketed paste: the text read so far is held
+    /// until the end marker, or until the paste has been silent for the paste delay.
     public var isInPaste: Bool {
         if case .paste = state { return true }
         return false

@@ -7,6 +7,9 @@ import Darwin
 /// Seconds on CLOCK_MONOTONIC: the clock deadlines are kept on, the same one the defaults
 /// store and the readers use, so their deadlines compare with the loop's.
 public enum MonotonicClock {
+    /// The current time in seconds on CLOCK_MONOTONIC, from an arbitrary start: subtract two
+    /// readings for a duration, or add to one for a deadline. Never goes back when the wall clock
+    /// is set.
     public static func seconds() -> Double {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)

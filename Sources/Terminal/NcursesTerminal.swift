@@ -4,8 +4,14 @@ import Glibc
 #endif
 
 /// The real terminal, through ncursesw's wide-character API. The only type that talks to curses.
+///
+/// Make one when the program starts its full-screen part, hand it to an `Application`, and call
+/// ``restore()`` when the application returns or throws, before printing anything: until then
+/// the terminal is in the alternate screen and raw mode.
 public final class NcursesTerminal: Terminal {
+    /// The terminal's size now; changes when a resize event is delivered.
     public private(set) var size: Size
+    /// Colours and Unicode as worked out at start from terminfo, NO_COLOR and the locale.
     public let capabilities: TerminalCapabilities
     private let screen: OpaquePointer
     private let window: UnsafeMutablePointer<WINDOW>
@@ -137,6 +143,8 @@ public final class NcursesTerminal: Terminal {
         nextEvent(timeout: timeout, watching: [])
     }
 
+    /// Waits up to `timeout` seconds (nil: for ever) for input, a signal or a wake-up, and
+    /// delivers `.wake` as soon as one of `descriptors` is readable.
     public func nextEvent(timeout: Double?, watching descriptors: [Int32]) -> Event? {
         if !queued.isEmpty { return queued.removeFirst() }
         if let event = signalEvent() ?? readInput() { return event }

@@ -1,6 +1,7 @@
 /// The eight ANSI colours every colour terminal has. Anything richer would need a fallback
 /// path of its own, and the app's look does not depend on it.
 public enum Color: Int, Hashable, Sendable, CaseIterable {
+    /// The colours in ANSI order, numbered as the terminal numbers them (black 0 to white 7).
     case black = 0, red, green, yellow, blue, magenta, cyan, white
 }
 
@@ -33,9 +34,13 @@ public struct Style: Hashable, Sendable {
 
     /// No colour and no attribute.
     public static let plain = Style()
+    /// Bold alone: titles and key names.
     public static let bold = Style(bold: true)
+    /// Faint alone: placeholders and secondary text.
     public static let dim = Style(dim: true)
+    /// Reverse video alone: selections and buttons.
     public static let reverse = Style(reverse: true)
+    /// Underline alone: text fields.
     public static let underline = Style(underline: true)
 
     /// The same style with its colours removed: what a monochrome terminal shows.

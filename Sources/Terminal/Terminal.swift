@@ -13,10 +13,14 @@ public struct TerminalCapabilities: Hashable, Sendable {
 }
 
 /// The narrow surface the rest of the app sees of a terminal: a size, a way to show a whole
-/// frame, a stream of events, and the moves in and out of the shell. The ncurses terminal is
-/// the real one; the headless terminal keeps frames in memory for tests.
+/// frame, a stream of events, and the moves in and out of the shell.
+///
+/// ``NcursesTerminal`` is the real one; ``HeadlessTerminal`` keeps frames in memory for tests.
+/// An `Application` from the Screens library runs on either.
 public protocol Terminal: AnyObject {
+    /// The size in cells now; frames are drawn at it.
     var size: Size { get }
+    /// Whether colours and Unicode can be shown; screens may draw differently without them.
     var capabilities: TerminalCapabilities { get }
 
     /// Shows `frame`. `full` asks for a repaint of every cell (after a resize or a resume),

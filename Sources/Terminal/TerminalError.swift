@@ -1,11 +1,16 @@
-/// Why the real terminal could not be started. Each has a one-line message for the user.
+/// Why the real terminal could not be started. Each has a one-line message for the user
+/// (``description``); the terminal is left as it was, so the message can be printed as is.
 public enum TerminalError: Error, Equatable, CustomStringConvertible {
+    /// Standard input or output is not a terminal (a pipe, a file, a service).
     case notATerminal
+    /// TERM names a type the terminfo database does not know; empty when TERM is not set.
     case unknownTerminalType(String)
     /// A terminal terminfo knows that lacks what a full-screen app needs.
     case unsuitableTerminal(String, missing: String)
+    /// Curses could not start for another reason.
     case initializationFailed
 
+    /// What went wrong and what to do about it, in one line.
     public var description: String {
         switch self {
         case .notATerminal:
