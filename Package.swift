@@ -123,6 +123,12 @@ let package = Package(
             path: "Benchmarks/bench-characters"
         ),
         .executableTarget(
+            name: "bench-wrap",
+            dependencies: ["BookFront"],
+            path: "Benchmarks/bench-wrap",
+            linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
+        ),
+        .executableTarget(
             name: "bench-book",
             dependencies: ["BookFront", "Screens", "Terminal", "Defaults", "PropertyList"],
             path: "Benchmarks/bench-book"

@@ -2,11 +2,8 @@
 //   (a) open a 10 MB text at a saved offset near its end and draw the first frame into a
 //       200×60 headless terminal, in-process (the whole-process goal is bench-book-first-frame's),
 //       with and without the loader's work;
-//   `bench-book wrap FILE`: one whole process that maps FILE and word-wraps it to 78 columns
-//       with the reader's layout (display widths, paragraph reflow), printing the line count:
-//       what scripts/bench-book runs against `fold -s -w 78 FILE`, both as whole processes.
+//   the whole-process wrap against `fold -s -w 78` is Benchmarks/bench-wrap's.
 // Usage: bench-book [RUNS] [FILE]   (FILE: where the generated text is written)
-//        bench-book wrap FILE
 import BookFront
 import Defaults
 import Foundation
@@ -15,12 +12,6 @@ import Screens
 import Terminal
 
 let arguments = CommandLine.arguments
-if arguments.count == 3, arguments[1] == "wrap" {
-    let bytes = try Data(contentsOf: URL(fileURLWithPath: arguments[2]), options: .alwaysMapped)
-    guard let count = LineCount.count(text: BookText(bytes: bytes, isMapped: true), width: 78) else { exit(1) }
-    print(count.totalLines)
-    exit(0)
-}
 let runs = arguments.count > 1 ? max(3, Int(arguments[1]) ?? 31) : 31
 let path = arguments.count > 2 ? arguments[2] : NSTemporaryDirectory() + "wl-bench-book-\(getpid()).txt"
 
