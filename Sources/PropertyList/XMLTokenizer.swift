@@ -25,9 +25,19 @@ extension XMLPropertyListParser {
         let start = pos
         guard let close = find("?>", from: pos + 2) else { throw error(.truncated, "unterminated <?", at: start) }
         pos = close + 2
-        let body = text(start + 2..<close)
-        guard body.hasPrefix("xml"), let range = body.firstRange(of: "encoding") else { return }
-        let rest = body[range.upperBound...].drop(while: { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" })
+        guard starts(with: "<?xml", at: start) else { return }
+        // Found among the bytes (a string search costs a first launch more than the file), as
+        // Characters only when a non-ASCII neighbour could join the word to another character.
+        guard let found = find("encoding", from: start + 2, before: close) else { return }
+        let afterWord: Substring
+        if bytes[found - 1] < 0x80 && (found + 8 == close || bytes[found + 8] < 0x80) {
+            afterWord = Substring(text(found + 8..<close))
+        } else {
+            let body = text(start + 2..<close)
+            guard let range = body.firstRange(of: "encoding") else { return }
+            afterWord = body[range.upperBound...]
+        }
+        let rest = afterWord.drop(while: { $0 == " " || $0 == "=" || $0 == "\"" || $0 == "'" })
         let encoding = rest.prefix(while: { $0 != "\"" && $0 != "'" && $0 != " " && $0 != "?" }).lowercased()
         guard ["utf-8", "utf8", "us-ascii", "ascii"].contains(encoding) else {
             throw error(.unsupportedEncoding, "encoding \"\(MessageText.excerpt(encoding))\" is not supported (only UTF-8)", at: start)
@@ -280,10 +290,12 @@ extension XMLPropertyListParser {
         return nil
     }
 
-    private func starts(with literal: StaticString) -> Bool {
+    private func starts(with literal: StaticString) -> Bool { starts(with: literal, at: pos) }
+
+    private func starts(with literal: StaticString, at offset: Int) -> Bool {
         let count = literal.utf8CodeUnitCount
-        guard end - pos >= count else { return false }
-        for i in 0..<count where bytes[pos + i] != literal.utf8Start[i] { return false }
+        guard end - offset >= count else { return false }
+        for i in 0..<count where bytes[offset + i] != literal.utf8Start[i] { return false }
         return true
     }
 
@@ -297,12 +309,14 @@ extension XMLPropertyListParser {
         return nil
     }
 
-    private func find(_ literal: StaticString, from start: Int) -> Int? {
+    /// Where `literal` starts at or after `start`, wholly before `limit` (the end by default).
+    private func find(_ literal: StaticString, from start: Int, before limit: Int? = nil) -> Int? {
         let first = literal.utf8Start[0]
         let count = literal.utf8CodeUnitCount
+        let stop = min(limit ?? end, end)
         var i = start
         while let candidate = find(first, from: i) {
-            guard end - candidate >= count else { return nil }
+            guard stop - candidate >= count else { return nil }
             var matched = true
             for k in 1..<count where bytes[candidate + k] != literal.utf8Start[k] { matched = false; break }
             if matched { return candidate }
