@@ -9,6 +9,9 @@ public protocol Restorable: AnyObject {
     /// The name it is saved under among its siblings; nil means neither it nor anything below
     /// it is preserved.
     var restorationIdentifier: String? { get }
+    /// Identifiers it was saved under before a rename: an archive that names it by one of
+    /// them still restores it, so a rename keeps every user's saved place.
+    var formerRestorationIdentifiers: [String] { get }
     /// The registered restoration class that rebuilds it at launch when the app does not
     /// create it anyway (a screen pushed in code); nil when the app always creates it.
     var restorationClassName: String? { get }
@@ -26,10 +29,19 @@ public protocol Restorable: AnyObject {
 }
 
 extension Restorable {
+    public var formerRestorationIdentifiers: [String] { [] }
     public var restorationClassName: String? { nil }
     public var restorableChildren: [any Restorable] { [] }
     public func encodeRestorableState(with coder: KeyedArchiver) throws {}
     public func decodeRestorableState(with coder: KeyedUnarchiver) throws {}
     public func restoreChildren(_ children: [any Restorable]) {}
     public func applicationFinishedRestoringState() {}
+}
+
+extension Restorable {
+    /// Whether an archive that saved an object under `identifier` saved this one: its
+    /// identifier now or one it had before.
+    public func answers(toRestorationIdentifier identifier: String) -> Bool {
+        restorationIdentifier == identifier || formerRestorationIdentifiers.contains(identifier)
+    }
 }

@@ -148,13 +148,13 @@ open class Prompt: ModalScreen<String?> {
 
     open override func encodeRestorableState(with coder: KeyedArchiver) throws {
         guard !isSecure else { return }
-        try coder.encode(field.text, forKey: "text")
-        coder.encode(field.cursor, forKey: "cursor")
+        try coder.encode(field.text, forKey: SavedKey.text)
+        coder.encode(field.cursor, forKey: SavedKey.cursor)
     }
 
     open override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
-        guard !isSecure, let text = try coder.decodeObject(of: String.self, forKey: "text") else { return }
-        field = TextFieldState(text, cursor: try coder.decodeInteger(forKey: "cursor"))
+        guard !isSecure, let text = try coder.decodeObject(of: String.self, forKey: SavedKey.text) else { return }
+        field = TextFieldState(text, cursor: try coder.decodeInteger(forKey: SavedKey.cursor))
     }
 
     public override var keyBindings: [KeyBinding] {
