@@ -13,6 +13,9 @@ public protocol Restorable: AnyObject {
     /// The name it is saved under among its siblings; nil means neither it nor anything below
     /// it is preserved.
     var restorationIdentifier: String? { get }
+    /// Identifiers it was saved under before a rename: an archive that names it by one of
+    /// them still restores it, so a rename keeps every user's saved place.
+    var formerRestorationIdentifiers: [String] { get }
     /// The registered restoration class that rebuilds it at launch when the app does not
     /// create it anyway (a screen pushed in code); nil when the app always creates it.
     var restorationClassName: String? { get }
@@ -30,6 +33,8 @@ public protocol Restorable: AnyObject {
 }
 
 extension Restorable {
+    /// No former identifiers: the object was never saved under another name.
+    public var formerRestorationIdentifiers: [String] { [] }
     /// No restoration class: the app makes the object at launch itself.
     public var restorationClassName: String? { nil }
     /// No children.
@@ -42,4 +47,12 @@ extension Restorable {
     public func restoreChildren(_ children: [any Restorable]) {}
     /// Does nothing.
     public func applicationFinishedRestoringState() {}
+}
+
+extension Restorable {
+    /// Whether an archive that saved an object under `identifier` saved this one: its
+    /// identifier now or one it had before.
+    public func answers(toRestorationIdentifier identifier: String) -> Bool {
+        restorationIdentifier == identifier || formerRestorationIdentifiers.contains(identifier)
+    }
 }

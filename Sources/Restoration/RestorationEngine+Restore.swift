@@ -39,7 +39,7 @@ extension RestorationEngine {
 
         var walk = RestorationWalk(engine: self, unarchiver: unarchiver, log: log)
         if let rootNode {
-            if rootNode.identifier == root.restorationIdentifier {
+            if root.answers(toRestorationIdentifier: rootNode.identifier) {
                 walk.apply(rootNode, to: root, path: [rootNode.identifier])
             } else {
                 walk.log.append("root is \"\(rootNode.identifier)\" in the archive but \"\(root.restorationIdentifier ?? "nil")\" in the app; nothing restored")
@@ -153,7 +153,7 @@ private struct RestorationWalk {
                 log.append("\(RestorationEngine.path(childPath)): saved twice under one parent; the second is skipped")
                 continue
             }
-            let existing = object.restorableChildren.first { $0.restorationIdentifier == childNode.identifier }
+            let existing = object.restorableChildren.first { $0.answers(toRestorationIdentifier: childNode.identifier) }
             guard let child = existing ?? rebuild(childNode, path: childPath) else { continue }
             apply(childNode, to: child, path: childPath)
             children.append(child)
@@ -183,7 +183,7 @@ private struct RestorationWalk {
             log.append("\(joined): restoration class \(className) declined to rebuild it; skipped")
             return nil
         }
-        guard built.restorationIdentifier == node.identifier else {
+        guard built.answers(toRestorationIdentifier: node.identifier) else {
             log.append("\(joined): restoration class \(className) built \"\(built.restorationIdentifier ?? "nil")\"; skipped")
             return nil
         }

@@ -123,14 +123,14 @@ open class ListScreen: Screen {
     /// never row numbers alone, so reordered or filtered data lands on the same item
     /// (UIDataSourceModelAssociation).
     open override func encodeRestorableState(with coder: KeyedArchiver) throws {
-        try coder.encode(state.selectedID, forKey: "selectedID")
+        try coder.encode(state.selectedID, forKey: SavedKey.selectedID)
         if let index = selectedIndex {
-            coder.encode(index - state.scrollOffset, forKey: "rowsAboveSelection")
-            try coder.encode(Self.neighbours(of: index, in: visibleItems.map(\.id)), forKey: "neighbourIDs")
+            coder.encode(index - state.scrollOffset, forKey: SavedKey.rowsAboveSelection)
+            try coder.encode(Self.neighbours(of: index, in: visibleItems.map(\.id)), forKey: SavedKey.neighbourIDs)
         }
-        try coder.encode(state.filter.text, forKey: "filter")
-        coder.encode(state.filter.cursor, forKey: "filterCursor")
-        coder.encode(state.isEditingFilter, forKey: "isEditingFilter")
+        try coder.encode(state.filter.text, forKey: SavedKey.filter)
+        coder.encode(state.filter.cursor, forKey: SavedKey.filterCursor)
+        coder.encode(state.isEditingFilter, forKey: SavedKey.isEditingFilter)
     }
 
     /// Reads back what ``encodeRestorableState(with:)`` saved: selects the saved item, or its
@@ -139,11 +139,11 @@ open class ListScreen: Screen {
     /// - Throws: An `ArchiveError` when a saved value has the wrong type.
     open override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
         var restored = ListState()
-        let filter = try coder.decodeObject(of: String.self, forKey: "filter") ?? ""
-        restored.filter = TextFieldState(filter, cursor: try coder.decodeInteger(forKey: "filterCursor"))
-        restored.isEditingFilter = try coder.decodeBool(forKey: "isEditingFilter")
-        let saved = try coder.decodeObject(of: String.self, forKey: "selectedID")
-        let neighbours = (try? coder.decodeObject(of: [String].self, forKey: "neighbourIDs")) ?? []
+        let filter = try coder.decodeObject(of: String.self, forKey: SavedKey.filter) ?? ""
+        restored.filter = TextFieldState(filter, cursor: try coder.decodeInteger(forKey: SavedKey.filterCursor))
+        restored.isEditingFilter = try coder.decodeBool(forKey: SavedKey.isEditingFilter)
+        let saved = try coder.decodeObject(of: String.self, forKey: SavedKey.selectedID)
+        let neighbours = (try? coder.decodeObject(of: [String].self, forKey: SavedKey.neighbourIDs)) ?? []
         state = restored
         refilter()
         let present = Set(visibleItems.map(\.id))
@@ -151,7 +151,7 @@ open class ListScreen: Screen {
             state.selectedID = target
         }
         if let index = selectedIndex {
-            state.scrollOffset = max(0, index - max(0, try coder.decodeInteger(forKey: "rowsAboveSelection")))
+            state.scrollOffset = max(0, index - max(0, try coder.decodeInteger(forKey: SavedKey.rowsAboveSelection)))
         }
         setNeedsDisplay()
     }

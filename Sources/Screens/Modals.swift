@@ -179,16 +179,16 @@ open class Prompt: ModalScreen<String?> {
     /// Saves the typed text and its cursor; a secure prompt saves nothing.
     open override func encodeRestorableState(with coder: KeyedArchiver) throws {
         guard !isSecure else { return }
-        try coder.encode(field.text, forKey: "text")
-        coder.encode(field.cursor, forKey: "cursor")
+        try coder.encode(field.text, forKey: SavedKey.text)
+        coder.encode(field.cursor, forKey: SavedKey.cursor)
     }
 
     /// Puts the saved text and cursor back in the field; a secure prompt reads nothing.
     ///
     /// - Throws: An `ArchiveError` when a saved value has the wrong type.
     open override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
-        guard !isSecure, let text = try coder.decodeObject(of: String.self, forKey: "text") else { return }
-        field = TextFieldState(text, cursor: try coder.decodeInteger(forKey: "cursor"))
+        guard !isSecure, let text = try coder.decodeObject(of: String.self, forKey: SavedKey.text) else { return }
+        field = TextFieldState(text, cursor: try coder.decodeInteger(forKey: SavedKey.cursor))
     }
 
     /// Enter to answer, Esc to cancel, and, when set up, Tab to complete and ↑↓ for earlier answers.

@@ -1,32 +1,105 @@
 import KeyedArchive
 import Terminal
 
-/// A scrolling text reader. Its place is kept as a position in the text (the first character
-/// of the top line), not as a line number, so the same sentence stays on top when the width
-/// changes and lines wrap differently.
+/// A screen that pages through wrapped text. Its place is kept as a position in the text (the
+/// UTF-8 offset of what is on the top line), not as a line number, so the same sentence stays
+/// on top when the width changes and lines wrap differently.
+///
+/// By default it pages through `text`, wrapped whole. A subclass that lays out its own text
+/// (a book too big to hold as a string) gives its lines through `pagedLines()` and draws its
+/// own page; the motion, the keys and the place stay here.
 open class PagerScreen: Screen {
     public var text: String {
         didSet {
-            layout = nil
-            anchor = text.startIndex
+            wrapped = nil
+            anchor = 0
             setNeedsDisplay()
         }
     }
-    /// The first character shown on the top line.
-    public private(set) var anchor: String.Index
-    private var layout: (width: Int, lines: [Range<String.Index>])?
-    private var pageHeight = 10
+    /// The place: the page shown is the one whose top line holds this offset.
+    public var anchor = 0
+    /// The geometry of the last frame (keys before the first frame use these).
+    public private(set) var textWidth = 72
+    public private(set) var pageHeight = 20
+    /// How a page moves; scrolling unless the subclass turns pages.
+    public var paging = Paging.scrolling
+    /// The keys for a page on and a page back, beside PgDn/PgUp.
+    public var pageKeys: (next: [Key], previous: [Key]) = ([.pageDown, .character(" ")], [.pageUp, .character("b")])
+    /// The line and end keys, with their help.
+    public var motionKeys = MotionKeys(lineHelp: "Scroll a line")
+    /// Whether a notch of the wheel turns a page rather than scrolling a few lines.
+    public var wheelTurnsPages = false
+    private var wrapped: WrappedString?
 
     /// A pager over `text`, wrapped to the width it is drawn at.
     public init(title: String, text: String, restorationIdentifier: String? = nil) {
         self.text = text
-        self.anchor = text.startIndex
         super.init(title: title, restorationIdentifier: restorationIdentifier)
     }
 
-    /// The place as a UTF-8 offset: what is saved and restored.
+    /// The lines paged through, laid out at `textWidth`: `text` wrapped, unless a subclass
+    /// lays out its own; nil when there is nothing to page through.
+    open func pagedLines() -> (any PagedLines)? { wrappedText() }
+
+    /// Takes the width and height of the text area of the frame being drawn.
+    public func adoptPageSize(width: Int, height: Int) {
+        textWidth = max(1, width)
+        pageHeight = max(1, height)
+    }
+
+    /// Shows the page at `offset`; a subclass saves the place here.
+    open func move(to offset: Int) {
+        anchor = offset
+        setNeedsDisplay()
+    }
+
+    /// The page is already at the end `motion` goes to; a subclass may say so.
+    open func cannotMove(_ motion: Motion) {}
+
+    /// Moves as `motion` asks, by the `paging` rule.
+    public func go(_ motion: Motion) {
+        guard let lines = pagedLines(), lines.position(of: anchor) != nil else { return }
+        if let target = paging.target(of: motion, from: anchor, height: pageHeight, in: lines) {
+            move(to: target)
+        } else {
+            cannotMove(motion)
+        }
+    }
+
+    /// Moves the view `delta` rows down (up when negative), kept within the text.
+    public func scroll(by delta: Int) { go(.lines(delta)) }
+
+    /// Page on, page back, then the line and end keys.
+    public var pagerBindings: [KeyBinding] {
+        [
+            KeyBinding(pageKeys.next, label: "Space", help: "Next page") { [unowned self] in self.go(.pages(1)) },
+            KeyBinding(pageKeys.previous, label: "b", help: "Previous page") { [unowned self] in self.go(.pages(-1)) },
+        ] + motionKeys.bindings { [unowned self] in self.go($0) }
+    }
+
+    open override var keyBindings: [KeyBinding] { pagerBindings }
+
+    open override func handle(_ event: Event) throws -> Bool {
+        if case .mouse(let mouse) = event {
+            guard let motion = Motion(wheel: mouse) else { return false }
+            if wheelTurnsPages, case .lines(let n) = motion { go(.pages(n.signum())) } else { go(motion) }
+            return true
+        }
+        return try super.handle(event)
+    }
+
+    // MARK: text held as a string
+
+    private func wrappedText() -> WrappedString? {
+        if let wrapped, wrapped.width == textWidth { return wrapped }
+        wrapped = WrappedString(text, width: textWidth)
+        return wrapped
+    }
+
+    /// The place as a UTF-8 offset into `text`, snapped to the character boundary at or before
+    /// it: what is saved and restored.
     public var anchorOffset: Int {
-        get { text.utf8.distance(from: text.startIndex, to: anchor) }
+        get { anchor }
         set {
             let clamped = min(max(0, newValue), text.utf8.count)
             let raw = text.utf8.index(text.startIndex, offsetBy: clamped)
@@ -36,87 +109,32 @@ open class PagerScreen: Screen {
                 if index > raw { break }
                 boundary = index
             }
-            anchor = boundary
+            anchor = text.utf8.distance(from: text.startIndex, to: boundary)
             setNeedsDisplay()
         }
     }
 
     open override func encodeRestorableState(with coder: KeyedArchiver) throws {
-        coder.encode(anchorOffset, forKey: "anchorOffset")
+        coder.encode(anchorOffset, forKey: SavedKey.anchorOffset)
     }
 
     open override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
-        anchorOffset = try coder.decodeInteger(forKey: "anchorOffset")
+        anchorOffset = try coder.decodeInteger(forKey: SavedKey.anchorOffset)
     }
 
-    private func lines(width: Int) -> [Range<String.Index>] {
-        if let layout, layout.width == width { return layout.lines }
-        let lines = DisplayWidth.wrapRanges(text, to: width)
-        layout = (width, lines)
-        return lines
-    }
-
-    /// Index of the wrapped line holding the anchor.
-    private func topLine(in lines: [Range<String.Index>]) -> Int {
-        var low = 0, high = lines.count - 1
-        while low < high {  // last line starting at or before the anchor
-            let mid = (low + high + 1) / 2
-            if lines[mid].lowerBound <= anchor { low = mid } else { high = mid - 1 }
-        }
-        return max(0, low)
-    }
-
-    /// Moves the view `delta` rows down (up when negative), kept within the text.
-    public func scroll(by delta: Int) {
-        guard let layout else { return }
-        let maxTop = max(0, layout.lines.count - pageHeight)
-        let target = min(max(0, topLine(in: layout.lines) + delta), maxTop)
-        anchor = layout.lines[min(target, layout.lines.count - 1)].lowerBound
-        setNeedsDisplay()
-    }
-
-    open override var keyBindings: [KeyBinding] {
-        [
-            KeyBinding([.pageDown, .character(" ")], label: "Space", help: "Next page") { [unowned self] in self.scroll(.pages(1)) },
-            KeyBinding([.pageUp, .character("b")], label: "b", help: "Previous page") { [unowned self] in self.scroll(.pages(-1)) },
-        ] + MotionKeys(lineHelp: "Scroll a line").bindings { [unowned self] in self.scroll($0) }
-    }
-
-    /// A page keeps one line of the last one on screen, as less does, so the eye finds its place.
-    private func scroll(_ motion: Motion) {
-        switch motion {
-        case .pages(let n): scroll(by: n * max(1, pageHeight - 1))
-        case .first: scroll(by: Int.min / 2)
-        case .last: scroll(by: Int.max / 2)
-        case .lines(let n): scroll(by: n)
-        }
-    }
-
-    open override func handle(_ event: Event) throws -> Bool {
-        if case .mouse(let mouse) = event {
-            guard let motion = Motion(wheel: mouse) else { return false }
-            scroll(motion)
-            return true
-        }
-        return try super.handle(event)
-    }
-
+    /// How far down the text the page's last line is (nil until `text` is first drawn).
     open override var statusText: String? {
-        guard let layout, !layout.lines.isEmpty else { return nil }
-        let top = topLine(in: layout.lines)
-        let last = min(layout.lines.count, top + pageHeight)
-        return "\(last * 100 / layout.lines.count)%"
+        guard let wrapped, wrapped.width == textWidth, wrapped.count > 0, let top = wrapped.position(of: anchor) else { return nil }
+        let last = min(wrapped.count, top.index + pageHeight)
+        return "\(last * 100 / wrapped.count)%"
     }
 
     open override func draw(in canvas: Canvas) {
         let margin = canvas.width >= 60 ? 2 : 1
-        let width = max(1, canvas.width - 2 * margin)
-        let lines = lines(width: width)
-        pageHeight = max(1, canvas.height)
-        let top = topLine(in: lines)
-        for row in 0..<min(canvas.height, lines.count - top) {
-            let line = String(text[lines[top + row]])
-            canvas.write(line, x: margin, y: row)
+        adoptPageSize(width: canvas.width - 2 * margin, height: canvas.height)
+        guard let lines = wrappedText() else { return }
+        for (row, position) in paging.page(at: anchor, height: pageHeight, in: lines).enumerated() {
+            canvas.write(String(lines.line(at: position)), x: margin, y: row)
         }
     }
 }

@@ -20,6 +20,9 @@ open class Screen: Restorable {
     open var title: String
     /// The name the restoration engine saves this screen under; nil means it is not preserved.
     public var restorationIdentifier: String?
+    /// Identifiers this screen was saved under before a rename; archives naming it by one
+    /// still restore it (see the naming rule in CONTRIBUTING.md).
+    public var formerRestorationIdentifiers: [String] = []
     /// The registered restoration class that rebuilds this screen at launch, for screens the
     /// app creates in code (a pushed detail screen) rather than at start-up.
     public var restorationClassName: String?

@@ -44,19 +44,19 @@ open class TabScreen: Screen {
     /// Saves the selected tab by its identifier, and by its index for tabs without one, so adding
     /// or reordering tabs keeps the selection.
     open override func encodeRestorableState(with coder: KeyedArchiver) throws {
-        try coder.encode(selectedTab.restorationIdentifier, forKey: "selectedTab")
-        coder.encode(selectedIndex, forKey: "selectedIndex")
+        try coder.encode(selectedTab.restorationIdentifier, forKey: SavedKey.selectedTab)
+        coder.encode(selectedIndex, forKey: SavedKey.selectedIndex)
     }
 
     /// Selects the saved tab again: by identifier when one still has it, else by index.
     ///
     /// - Throws: An `ArchiveError` when a saved value has the wrong type.
     open override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
-        if let id = try coder.decodeObject(of: String.self, forKey: "selectedTab"),
-           let index = tabs.firstIndex(where: { $0.restorationIdentifier == id }) {
+        if let id = try coder.decodeObject(of: String.self, forKey: SavedKey.selectedTab),
+           let index = tabs.firstIndex(where: { $0.answers(toRestorationIdentifier: id) }) {
             select(index)
-        } else if coder.containsValue(forKey: "selectedIndex") {
-            select(try coder.decodeInteger(forKey: "selectedIndex"))
+        } else if coder.containsValue(forKey: SavedKey.selectedIndex) {
+            select(try coder.decodeInteger(forKey: SavedKey.selectedIndex))
         }
     }
 

@@ -60,9 +60,9 @@ open class TextEditorScreen: Screen {
 
     /// Saves the text as typed, saved elsewhere or not, with the cursor: a draft survives a relaunch.
     open override func encodeRestorableState(with coder: KeyedArchiver) throws {
-        try coder.encode(state.text, forKey: "text")
-        coder.encode(state.line, forKey: "line")
-        coder.encode(state.column, forKey: "column")
+        try coder.encode(state.text, forKey: SavedKey.text)
+        coder.encode(state.line, forKey: SavedKey.line)
+        coder.encode(state.column, forKey: SavedKey.column)
     }
 
     /// Reads back the text and cursor ``encodeRestorableState(with:)`` saved, clamping the cursor
@@ -70,8 +70,8 @@ open class TextEditorScreen: Screen {
     ///
     /// - Throws: An `ArchiveError` when a saved value has the wrong type.
     open override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
-        guard let text = try coder.decodeObject(of: String.self, forKey: "text") else { return }
-        state = TextEditorState(text: text, line: try coder.decodeInteger(forKey: "line"), column: try coder.decodeInteger(forKey: "column"))
+        guard let text = try coder.decodeObject(of: String.self, forKey: SavedKey.text) else { return }
+        state = TextEditorState(text: text, line: try coder.decodeInteger(forKey: SavedKey.line), column: try coder.decodeInteger(forKey: SavedKey.column))
     }
 
     /// A visual row: which paragraph, and which of its clusters (numbered in the paragraph).

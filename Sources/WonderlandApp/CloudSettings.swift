@@ -1,7 +1,9 @@
+import BookFront
 import Cloud
 import CloudServer
 import Defaults
 import FoundationEssentials
+import MapFront
 import Platform
 #if canImport(Glibc)
 import Glibc
@@ -27,8 +29,8 @@ public enum CloudSettings {
     /// different books never overwrite each other); both carry the stamp of the user's change,
     /// and the newer copy stands.
     public static let rules: [SyncRule] = [
-        .wholeKey("HPLocation", enabledBy: syncLocationsKey, newestWins: true),
-        .perEntry("WLReadingPositions", cloudPrefix: readingPositionPrefix, enabledBy: syncReadingPositionKey, newestWins: true),
+        .wholeKey(MapDefaultsKey.savedLocation, enabledBy: syncLocationsKey, newestWins: true),
+        .perEntry(ReadingPositions.storeKey, cloudPrefix: readingPositionPrefix, enabledBy: syncReadingPositionKey, newestWins: true),
     ]
 
     /// The sync folder: WONDERLAND_SYNC_FOLDER, else the setting, else

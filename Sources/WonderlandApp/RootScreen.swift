@@ -7,7 +7,7 @@ import Terminal
 /// Builds the screen tree every launch starts from: the tab bar and its three tabs, each with
 /// the restoration identifier the restoration engine will save it under.
 public enum RootScreen {
-    public static let tabBarIdentifier = "RootTabBar"
+    public static let tabBarRestorationID = "RootTabBar"
 
     public static func make(services: AppServices = .inMemory()) -> TabScreen {
         WonderlandTabs(tabs: [MapTab.make(services: services), CharactersTab.make(services: services), BookTab.make(services: services)], services: services)
@@ -31,7 +31,7 @@ final class WonderlandTabs: TabScreen {
 
     init(tabs: [Screen], services: AppServices) {
         self.services = services
-        super.init(title: "Wonderland", tabs: tabs, restorationIdentifier: RootScreen.tabBarIdentifier)
+        super.init(title: "Wonderland", tabs: tabs, restorationIdentifier: RootScreen.tabBarRestorationID)
         showBookIfAsked()
     }
 

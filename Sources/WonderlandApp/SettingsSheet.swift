@@ -9,6 +9,7 @@ import Terminal
 /// a relaunch, on the same pane and row.
 final class SettingsSheet: Screen {
     static let restorationClass = "SettingsSheet"
+    static let restorationID = "SettingsSheet"
     let navigation: NavigationStack
 
     init(services: AppServices) {
@@ -17,7 +18,7 @@ final class SettingsSheet: Screen {
         let guarded = CloudServerSettingGuard(store: services.store)
         navigation = SettingsScreen.makeRoot(bundle: services.bundle, store: guarded, formats: .wonderland,
                                              rowKeys: SyncFolderCreation.rowKeys(launch: services.launch))
-        super.init(title: "Settings", restorationIdentifier: "SettingsSheet")
+        super.init(title: "Settings", restorationIdentifier: Self.restorationID)
         restorationClassName = Self.restorationClass
         adopt(navigation)
         guarded.onRefusal = { [weak navigation] message in navigation?.present(Alert(title: "Sync Server", message: message)) }

@@ -34,7 +34,7 @@ struct HostileArchiveTests {
             // The tab bar's state is skipped (Map shows), the rest restores.
             tmux.check(frame.joined().contains("Zoom 0/14"))
             #expect(log.contains("launch: skipped: RootTabBar: state skipped: expected String, found integer at selectedTab"))
-            #expect(log.contains("launch: skipped: RootTabBar/CharacterNav/CharacterList: state skipped: expected String, found NSArray at selectedID"))
+            #expect(log.contains("launch: skipped: RootTabBar/Characters/CharacterList: state skipped: expected String, found NSArray at selectedID"))
             #expect(show.output.contains("selectedID = [\"alice\", 7]"))
             try tmux.type("2")
             try tmux.waitForText("Characters › Cheshire Cat")
@@ -42,8 +42,8 @@ struct HostileArchiveTests {
         case .hugeStack:
             tmux.check(frame[1].contains("Characters › Cheshire Cat"))
             tmux.check(frame.contains(" hostile note"))
-            #expect(log.contains("launch: skipped: RootTabBar/CharacterNav: 9938 more saved children skipped (limit 64)"))
-            #expect(log.contains("launch: skipped: RootTabBar/CharacterNav/Extra0: the app no longer creates this screen and it has no restoration class; skipped"))
+            #expect(log.contains("launch: skipped: RootTabBar/Characters: 9938 more saved children skipped (limit 64)"))
+            #expect(log.contains("launch: skipped: RootTabBar/Characters/Extra0: the app no longer creates this screen and it has no restoration class; skipped"))
             #expect(show.output.contains("! 9938 more saved children not shown (limit 64)"))
             #expect(!show.output.contains("Extra9999"), "state show lists no more children than a launch looks at")
         case .unknownClass:
@@ -51,14 +51,14 @@ struct HostileArchiveTests {
             tmux.check(frame[1] == " Characters")
             tmux.check(frame.contains("▸ Alice  ch. 1"))
             #expect(log.contains("class EvilScreen is unknown to this build; what refers to it is skipped"))
-            #expect(log.contains("launch: skipped: RootTabBar/CharacterNav: children unreadable, none restored: expected WLRestorationNode, found EvilScreen"))
+            #expect(log.contains("launch: skipped: RootTabBar/Characters: children unreadable, none restored: expected WLRestorationNode, found EvilScreen"))
             #expect(show.output.contains("! object"), "state show names the unknown class")
             #expect(show.output.contains("! children unreadable, none restored"))
         case .cycle:
             tmux.check(frame[1].contains("Characters › Cheshire Cat"))
             tmux.check(frame.contains(" hostile note"))
-            #expect(log.contains("launch: skipped: RootTabBar/CharacterNav/CharacterNav: "))
-            #expect(show.output.contains("RootTabBar/CharacterNav/CharacterNav\n      ! the archive refers back to this screen (a cycle); shown once"))
+            #expect(log.contains("launch: skipped: RootTabBar/Characters/Characters: "))
+            #expect(show.output.contains("RootTabBar/Characters/Characters\n      ! the archive refers back to this screen (a cycle); shown once"))
         }
         try tmux.press("C-c")
         try tmux.waitForText("exit=130")
@@ -89,10 +89,10 @@ def node(path):
     return uid
 
 root = archive["$top"]["WLRoot"]
-nav = node("RootTabBar/CharacterNav")
+nav = node("RootTabBar/Characters")
 if mutation == "wrong-types":
     objects[root.data]["selectedTab"] = 5
-    listing = node("RootTabBar/CharacterNav/CharacterList")
+    listing = node("RootTabBar/Characters/CharacterList")
     objects[listing.data]["selectedID"] = add({"$class": class_uid("NSArray"), "NS.objects": [add("alice"), 7]})
 elif mutation == "huge-stack":
     children = objects[objects[nav.data]["WLChildren"].data]["NS.objects"]
@@ -100,7 +100,7 @@ elif mutation == "huge-stack":
     for i in range(10000):
         children.append(add({"$class": class_uid("WLRestorationNode"), "WLIdentifier": add(f"Extra{i}"), "WLChildren": empty}))
 elif mutation == "unknown-class":
-    detail = node("RootTabBar/CharacterNav/CharacterDetail")
+    detail = node("RootTabBar/Characters/CharacterDetail")
     objects[detail.data]["$class"] = class_uid("EvilScreen")
 elif mutation == "cycle":
     objects[objects[nav.data]["WLChildren"].data]["NS.objects"].append(nav)

@@ -222,10 +222,10 @@ struct RestorationJourneyTests {
         #expect(show.status == 0)
         let lines = show.output.components(separatedBy: "\n")
         #expect(lines.contains("Archive: \(tmux.archive.path)"))
-        for path in ["RootTabBar", "RootTabBar/Map", "RootTabBar/CharacterNav", "RootTabBar/CharacterNav/CharacterList", "RootTabBar/Book"] {
+        for path in ["RootTabBar", "RootTabBar/Map", "RootTabBar/Characters", "RootTabBar/Characters/CharacterList", "RootTabBar/Book"] {
             #expect(lines.contains("  \(path)"), "shows \(path)")
         }
-        #expect(lines.contains("  RootTabBar/CharacterNav/CharacterDetail  [restoration class CharacterDetail]"))
+        #expect(lines.contains("  RootTabBar/Characters/CharacterDetail  [restoration class CharacterDetail]"))
         #expect(lines.contains("      text = \"a note to show\""))
         #expect(lines.contains("      selectedID = \"cheshire-cat\""))
         #expect(lines.contains("      characterID = \"cheshire-cat\""))

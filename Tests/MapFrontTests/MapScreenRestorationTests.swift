@@ -55,7 +55,7 @@ struct MapScreenRestorationTests {
             RememberPlacePrompt.register(in: &registry, store: screen.store)
             report = try? RestorationEngine(registry: registry).restore(from: data, root: screen) { restoredModals.append($0) }
         }
-        #expect(report?.restoredPaths == ["Map", "Modals/RememberPlace"])
+        #expect(report?.restoredPaths == ["Map", "Modals/RememberPlacePrompt"])
         let prompt = try #require(restoredModals.first as? RememberPlacePrompt)
         #expect(prompt.field.text == "Café de Fl" && prompt.field.cursor == 10)
         #expect(prompt.target == paris, "the pin goes where it was going, not to where the location is now")
@@ -64,6 +64,30 @@ struct MapScreenRestorationTests {
         try second.press(.enter)
         #expect(MapPin(propertyList: second.store.values["HPLocation"]) == MapPin(paris, title: "Café de Flore"))
         #expect(second.screen.pin?.title == "Café de Flore", "the map follows the key the restored prompt wrote")
+    }
+
+    @Test func aPinTitleSavedUnderThePromptsFormerIdentifierComesBack() throws {
+        let first = MapHarness(fix: LocationFix(coordinate: paris))
+        try first.press(.character("r"))
+        try first.press(.control("u"))
+        try first.type("Café")
+        let prompt = try #require(first.app.restorableModals.first as? RememberPlacePrompt)
+        prompt.restorationIdentifier = "RememberPlace"  // as every archive before the rename
+        let header = RestorationHeader(appVersion: "test", timestamp: Date(), terminalColumns: 80, terminalRows: 24)
+        let data = try RestorationEngine(duplicatePolicy: .fail)
+            .preserve(root: first.screen, modals: first.app.restorableModals, header: header).data
+
+        var restoredModals: [any Restorable] = []
+        var report: RestorationEngine.Report?
+        _ = MapHarness(fix: LocationFix(coordinate: london)) { screen in
+            var registry = RestorationClassRegistry()
+            RememberPlacePrompt.register(in: &registry, store: screen.store)
+            report = try? RestorationEngine(registry: registry).restore(from: data, root: screen) { restoredModals.append($0) }
+        }
+        #expect(report?.restoredPaths == ["Map", "Modals/RememberPlace"])
+        let restored = try #require(restoredModals.first as? RememberPlacePrompt)
+        #expect(restored.field.text == "Café")
+        #expect(restored.restorationIdentifier == "RememberPlacePrompt", "saved under its new name from now on")
     }
 
     @Test func aPausedFollowStaysWhereItWasAndALiveOneFollowsAgain() throws {

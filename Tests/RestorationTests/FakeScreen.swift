@@ -6,6 +6,7 @@ import Restoration
 /// engine did to it.
 final class FakeScreen: Restorable {
     var restorationIdentifier: String?
+    var formerRestorationIdentifiers: [String] = []
     var restorationClassName: String?
     var children: [FakeScreen]
     var value = ""

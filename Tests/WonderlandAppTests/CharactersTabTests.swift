@@ -77,6 +77,19 @@ struct CharactersTabTests {
         #expect(launch.lines[3] == "▸ White Rabbit  ch. 1 · Rabbit")
     }
 
+    @Test func anArchiveThatNamesTheTabCharacterNavRestoresItsTabAndDetail() throws {
+        let first = try CharactersLaunch(store: InMemoryPreferenceStore(), dataFolder: dataFolder)
+        try first.press(.character("2"), .down, .enter)
+        first.characters.restorationIdentifier = "CharacterNav"  // as every archive before the rename
+        let archive = try first.preserve()
+
+        let second = try CharactersLaunch(store: InMemoryPreferenceStore(), dataFolder: dataFolder, restoring: archive)
+        #expect(second.root.selectedTab === second.characters, "the tab saved as selected by its former name")
+        #expect(second.detail?.character.id == "white-rabbit")
+        #expect(second.lines[1] == " Characters › White Rabbit")
+        #expect(second.characters.restorationIdentifier == "Characters")
+    }
+
     @Test func aHalfWrittenNoteComesBackWithItsCursorInTheFirstFrame() throws {
         let store = InMemoryPreferenceStore()
         let first = try CharactersLaunch(store: store, dataFolder: dataFolder)

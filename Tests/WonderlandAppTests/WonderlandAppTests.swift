@@ -35,8 +35,8 @@ struct RootScreenTests {
     @Test func screenTreeHasItsRestorationIdentifiers() throws {
         let root = RootScreen.make()
         #expect(root.restorationIdentifier == "RootTabBar")
-        #expect(RootScreen.tabBarIdentifier == "RootTabBar")
-        #expect(root.tabs.map(\.restorationIdentifier) == ["Map", "CharacterNav", "Book"])
+        #expect(RootScreen.tabBarRestorationID == "RootTabBar")
+        #expect(root.tabs.map(\.restorationIdentifier) == ["Map", "Characters", "Book"])
         #expect(root.tabs.map(\.title) == ["Map", "Characters", "Book"])
         #expect(String(describing: type(of: root.tabs[0])) == "MapScreen")
         #expect(root.tabs[2] is ReaderScreen)

@@ -13,14 +13,6 @@ import Terminal
 public final class CharacterDetailScreen: Screen {
     public static let restorationClass = "CharacterDetail"
     public static let restorationID = "CharacterDetail"
-    enum StateKey {
-        static let characterID = "characterID"
-        static let isEditing = "isEditing"
-        static let text = "text"
-        static let line = "line"
-        static let column = "column"
-        static let infoScroll = "infoScroll"
-    }
 
     public let character: BookCharacter
     let context: CharactersContext
@@ -109,27 +101,27 @@ public final class CharacterDetailScreen: Screen {
     // MARK: restoration
 
     public override func encodeRestorableState(with coder: KeyedArchiver) throws {
-        try coder.encode(character.id, forKey: StateKey.characterID)
-        coder.encode(isEditing, forKey: StateKey.isEditing)
-        coder.encode(infoScroll, forKey: StateKey.infoScroll)
+        try coder.encode(character.id, forKey: SavedKey.characterID)
+        coder.encode(isEditing, forKey: SavedKey.isEditing)
+        coder.encode(infoScroll, forKey: SavedKey.infoScroll)
         if isEditing {
-            try coder.encode(editor.state.text, forKey: StateKey.text)
-            coder.encode(editor.state.line, forKey: StateKey.line)
-            coder.encode(editor.state.column, forKey: StateKey.column)
+            try coder.encode(editor.state.text, forKey: SavedKey.text)
+            coder.encode(editor.state.line, forKey: SavedKey.line)
+            coder.encode(editor.state.column, forKey: SavedKey.column)
         }
     }
 
     public override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
-        infoScroll = max(0, try coder.decodeInteger(forKey: StateKey.infoScroll))
-        guard try coder.decodeBool(forKey: StateKey.isEditing) else { return }
-        let text = try coder.decodeObject(of: String.self, forKey: StateKey.text) ?? ""
-        beginEditing(draft: TextEditorState(text: text, line: try coder.decodeInteger(forKey: StateKey.line),
-                                            column: try coder.decodeInteger(forKey: StateKey.column)))
+        infoScroll = max(0, try coder.decodeInteger(forKey: SavedKey.infoScroll))
+        guard try coder.decodeBool(forKey: SavedKey.isEditing) else { return }
+        let text = try coder.decodeObject(of: String.self, forKey: SavedKey.text) ?? ""
+        beginEditing(draft: TextEditorState(text: text, line: try coder.decodeInteger(forKey: SavedKey.line),
+                                            column: try coder.decodeInteger(forKey: SavedKey.column)))
     }
 
     /// Reads the saved character id: what the restoration class needs to rebuild the screen.
     public static func savedCharacterID(from coder: KeyedUnarchiver) throws -> String? {
-        try coder.decodeObject(of: String.self, forKey: StateKey.characterID)
+        try coder.decodeObject(of: String.self, forKey: SavedKey.characterID)
     }
 
     // MARK: background news

@@ -7,7 +7,10 @@ import Terminal
 /// by id however the list is filtered (the model-association rule).
 public final class CharacterListScreen: ListScreen {
     public static let restorationID = "CharacterList"
-    public static let navigationRestorationID = "CharacterNav"
+    /// The tab, named by its title.
+    public static let navigationRestorationID = "Characters"
+    /// What the tab was saved under before it was named by its title.
+    public static let formerNavigationRestorationIDs = ["CharacterNav"]
     let context: CharactersContext
 
     public init(context: CharactersContext) {
@@ -51,9 +54,11 @@ public final class CharacterListScreen: ListScreen {
         navigation.push(CharacterDetailScreen(character: character, context: context))
     }
 
-    /// The tab: a navigation stack ("CharacterNav") over the list ("CharacterList").
+    /// The tab: a navigation stack ("Characters") over the list ("CharacterList").
     public static func makeNavigation(context: CharactersContext) -> NavigationStack {
-        NavigationStack(root: CharacterListScreen(context: context), restorationIdentifier: navigationRestorationID)
+        let navigation = NavigationStack(root: CharacterListScreen(context: context), restorationIdentifier: navigationRestorationID)
+        navigation.formerRestorationIdentifiers = formerNavigationRestorationIDs
+        return navigation
     }
 
     /// The restoration class's work: the detail for the saved character id, or nil when the id

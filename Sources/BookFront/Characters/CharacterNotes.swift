@@ -11,7 +11,7 @@ import PropertyList
 ///
 /// Saving writes to disk before returning: when the editor closes, the note is on disk.
 public struct CharacterNotes {
-    public static let storeKey = "WLCharacterNotes"
+    public static let storeKey = SavedKey.characterNotes
     public let store: PreferenceStore
 
     public init(store: PreferenceStore) {
@@ -68,8 +68,8 @@ public struct CharacterNotes {
 /// One character's saved note as stored: the text alone, or `{text, otherVersions}` when
 /// another instance saved a different text at the same time.
 struct CharacterNote: Equatable {
-    static let textKey = "text"
-    static let otherVersionsKey = "otherVersions"
+    static let textKey = SavedKey.text
+    static let otherVersionsKey = SavedKey.otherVersions
 
     var text: String
     var otherVersions: [String] = []

@@ -1,18 +1,17 @@
 import FoundationEssentials
+import Screens
 
 /// Lays out a book lazily at one width: only the blocks around the offsets asked about, with
-/// a small cache, so opening a 10 MB book near its end costs a page, not the book.
-public final class TextLayout {
+/// a small cache, so opening a 10 MB book near its end costs a page, not the book. The reader
+/// pages through it as a pager's lines.
+public final class TextLayout: PagedLines {
     public let text: BookText
     public let width: Int
     private var cache: [Int: LaidOutBlock] = [:]
     private static let cacheLimit = 512
 
     /// A line's place: the block it belongs to and its index there.
-    public struct Position: Hashable, Sendable {
-        public var blockStart: Int
-        public var index: Int
-    }
+    public typealias Position = LinePosition
 
     public init(text: BookText, width: Int) {
         self.text = text
@@ -54,6 +53,8 @@ public final class TextLayout {
         block(startingAt: position.blockStart).lines[position.index]
     }
 
+    public func start(of position: Position) -> Int { line(at: position).start }
+
     public func next(_ position: Position) -> Position? {
         let block = block(startingAt: position.blockStart)
         if position.index + 1 < block.lines.count { return Position(blockStart: block.start, index: position.index + 1) }
@@ -70,32 +71,12 @@ public final class TextLayout {
 
     /// Up to `count` lines from `position` on.
     public func lines(from position: Position, count: Int) -> [(position: Position, line: LaidOutLine)] {
-        var result: [(position: Position, line: LaidOutLine)] = []
-        var current: Position? = position
-        while result.count < count, let here = current {
-            result.append((here, line(at: here)))
-            current = next(here)
-        }
-        return result
-    }
-
-    /// `steps` lines on (or back, when negative), stopping at either end.
-    public func move(_ position: Position, by steps: Int) -> Position {
-        var current = position
-        if steps >= 0 {
-            for _ in 0..<steps { guard let next = next(current) else { break }; current = next }
-        } else {
-            for _ in 0..<(-steps) { guard let previous = previous(current) else { break }; current = previous }
-        }
-        return current
+        positions(from: position, count: count).map { ($0, line(at: $0)) }
     }
 
     /// The first line of the text.
     public var first: Position? { isEmpty ? nil : Position(blockStart: 0, index: 0) }
 
-    /// The line `lines` lines before the end (the top of the last page).
-    public func lastPageTop(height: Int) -> Position? {
-        guard let last = position(of: text.count - 1) else { return nil }
-        return move(last, by: -(max(1, height) - 1))
-    }
+    /// The last line of the text.
+    public var last: Position? { position(of: text.count - 1) }
 }

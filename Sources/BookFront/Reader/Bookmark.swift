@@ -18,15 +18,15 @@ public final class Bookmark: KeyedArchivable, Equatable {
     }
 
     public func encode(with archiver: KeyedArchiver) throws {
-        archiver.encode(offset, forKey: "offset")
-        try archiver.encode(title, forKey: "title")
-        try archiver.encode(created, forKey: "created")
+        archiver.encode(offset, forKey: SavedKey.offset)
+        try archiver.encode(title, forKey: SavedKey.title)
+        try archiver.encode(created, forKey: SavedKey.created)
     }
 
     public func decode(from unarchiver: KeyedUnarchiver) throws {
-        offset = try unarchiver.decodeInteger(forKey: "offset")
-        title = try unarchiver.decodeObject(of: String.self, forKey: "title") ?? ""
-        created = try unarchiver.decodeObject(of: Date.self, forKey: "created") ?? Date(timeIntervalSinceReferenceDate: 0)
+        offset = try unarchiver.decodeInteger(forKey: SavedKey.offset)
+        title = try unarchiver.decodeObject(of: String.self, forKey: SavedKey.title) ?? ""
+        created = try unarchiver.decodeObject(of: Date.self, forKey: SavedKey.created) ?? Date(timeIntervalSinceReferenceDate: 0)
     }
 
     public static func == (lhs: Bookmark, rhs: Bookmark) -> Bool {
@@ -47,12 +47,12 @@ public final class BookmarkList: KeyedArchivable {
     }
 
     public func encode(with archiver: KeyedArchiver) throws {
-        try archiver.encode(bookID, forKey: "bookID")
-        try archiver.encode(bookmarks, forKey: "bookmarks")
+        try archiver.encode(bookID, forKey: SavedKey.bookID)
+        try archiver.encode(bookmarks, forKey: SavedKey.bookmarks)
     }
 
     public func decode(from unarchiver: KeyedUnarchiver) throws {
-        bookID = try unarchiver.decodeObject(of: String.self, forKey: "bookID") ?? ""
-        bookmarks = try unarchiver.decodeObject(of: [Bookmark].self, forKey: "bookmarks") ?? []
+        bookID = try unarchiver.decodeObject(of: String.self, forKey: SavedKey.bookID) ?? ""
+        bookmarks = try unarchiver.decodeObject(of: [Bookmark].self, forKey: SavedKey.bookmarks) ?? []
     }
 }

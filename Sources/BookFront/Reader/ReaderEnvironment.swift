@@ -35,22 +35,22 @@ public struct ReaderEnvironment {
 
     /// WLTextWidth, 40–120, 72 when unset.
     public var textWidth: Int {
-        let value = store.object(forKey: "WLTextWidth").flatMap(DefaultsConversion.integer) ?? 72
+        let value = store.object(forKey: SavedKey.textWidth).flatMap(DefaultsConversion.integer) ?? 72
         return min(max(value, 20), 400)
     }
 
     public var showsPageNumbers: Bool {
-        store.object(forKey: "WLShowPageNumbers").flatMap(DefaultsConversion.bool) ?? true
+        store.object(forKey: SavedKey.showPageNumbers).flatMap(DefaultsConversion.bool) ?? true
     }
 
     /// WLJustifyText: spread the words of every line but a paragraph's last to the full width.
     public var justifiesText: Bool {
-        store.object(forKey: "WLJustifyText").flatMap(DefaultsConversion.bool) ?? false
+        store.object(forKey: SavedKey.justifyText).flatMap(DefaultsConversion.bool) ?? false
     }
 
     /// WLTheme: the page's colours ("terminal" keeps the terminal's own).
     public var pageStyle: Style {
-        switch store.object(forKey: "WLTheme").flatMap(DefaultsConversion.string) {
+        switch store.object(forKey: SavedKey.theme).flatMap(DefaultsConversion.string) {
         case "paper": return Style(foreground: .black, background: .white)
         case "sepia": return Style(foreground: .black, background: .yellow)
         case "night": return Style(foreground: .white, background: .black)
@@ -58,5 +58,5 @@ public struct ReaderEnvironment {
         }
     }
 
-    public static let settingKeys: Set<String> = ["WLTextWidth", "WLShowPageNumbers", "WLJustifyText", "WLTheme"]
+    public static let settingKeys: Set<String> = [SavedKey.textWidth, SavedKey.showPageNumbers, SavedKey.justifyText, SavedKey.theme]
 }

@@ -4,15 +4,9 @@ import Screens
 import Terminal
 
 extension ReaderScreen {
+    /// The book's own keys, after the pager's.
     var readerBindings: [KeyBinding] {
-        var bindings = [
-            KeyBinding([.character(" "), .pageDown, .right, .character("l")], label: "Space", help: "Next page") { [unowned self] in self.nextPage() },
-            KeyBinding([.character("b"), .pageUp, .left, .character("h")], label: "b", help: "Previous page") { [unowned self] in self.previousPage() },
-        ]
-        bindings += MotionKeys(lineHelp: "Scroll a line", linesInHintBar: false, endsHelp: "Beginning / end of the book").bindings { [unowned self] in
-            self.go($0)
-        }
-        bindings += [
+        [
             KeyBinding(.character("]"), help: "Next chapter", showsInHintBar: false) { [unowned self] in self.nextChapter() },
             KeyBinding(.character("["), help: "Previous chapter", showsInHintBar: false) { [unowned self] in self.previousChapter() },
             KeyBinding(.character("t"), help: "Contents") { [unowned self] in self.showContents() },
@@ -23,74 +17,24 @@ extension ReaderScreen {
             KeyBinding(.character("B"), help: "Bookmarks") { [unowned self] in self.showBookmarks() },
             KeyBinding(.character("o"), help: "Open a file") { [unowned self] in self.askForFile() },
         ]
-        if document == nil { bindings = bindings.filter { $0.keys.contains(.character("o")) } }
-        return bindings
     }
 
-    func handleReaderEvent(_ event: Event) throws -> Bool {
-        if case .mouse(let mouse) = event {
-            switch mouse.kind {
-            case .wheelDown: clearMessage(); nextPage(); return true
-            case .wheelUp: clearMessage(); previousPage(); return true
-            default: return false
-            }
+    /// A key or a turn of the wheel clears the last message.
+    func clearMessage(before event: Event) {
+        switch event {
+        case .key: break
+        case .mouse(let mouse) where Motion(wheel: mouse) != nil: break
+        default: return
         }
-        if case .key = event { clearMessage() }
-        return try runBindings(event)
-    }
-
-    private func clearMessage() {
         if message != nil { message = nil; setNeedsDisplay() }
     }
 
-    func move(to offset: Int) {
-        anchor = clamp(offset)
-        savePosition()
-        setNeedsDisplay()
-    }
-
-    // MARK: pages
-
-    public func nextPage() {
-        guard let layout = currentLayout(), let top = layout.position(of: anchor) else { return }
-        let shown = layout.lines(from: top, count: pageHeight + 1)
-        guard shown.count > pageHeight else { message = "End of the book."; return }
-        move(to: shown[pageHeight].line.start)
-    }
-
-    public func previousPage() {
-        guard let layout = currentLayout(), let top = layout.position(of: anchor) else { return }
-        guard layout.previous(top) != nil else { message = "Beginning of the book."; return }
-        move(to: layout.line(at: layout.move(top, by: -pageHeight)).start)
-    }
-
-    public func goToStart() { move(to: 0) }
-
-    private func go(_ motion: Motion) {
+    func sayCannotMove(_ motion: Motion) {
         switch motion {
-        case .lines(let n): scrollLines(by: n)
-        case .pages(let n): n < 0 ? previousPage() : nextPage()
-        case .first: goToStart()
-        case .last: goToEnd()
+        case .lines(let n), .pages(let n): message = n < 0 ? "Beginning of the book." : "End of the book."
+        case .first: message = "Beginning of the book."
+        case .last: message = "End of the book."
         }
-    }
-
-    /// Moves the page by `count` lines (up when negative), no further than the last page.
-    public func scrollLines(by count: Int) {
-        guard let layout = currentLayout(), let top = layout.position(of: anchor) else { return }
-        let current = layout.line(at: top).start
-        var target = layout.line(at: layout.move(top, by: count)).start
-        if count > 0, let last = layout.lastPageTop(height: pageHeight) { target = max(current, min(target, layout.line(at: last).start)) }
-        guard target != current else {
-            message = count < 0 ? "Beginning of the book." : "End of the book."
-            return
-        }
-        move(to: target)
-    }
-
-    public func goToEnd() {
-        guard let layout = currentLayout(), let top = layout.lastPageTop(height: pageHeight) else { return }
-        move(to: layout.line(at: top).start)
     }
 
     // MARK: chapters

@@ -5,16 +5,16 @@ import Platform
 import Screens
 import Terminal
 
-/// The Book tab's reader (restoration identifier "Book"). Its place is the byte offset of the
-/// text at the top of the page — never a page number — so a relaunch at another width shows
-/// the page whose top line holds the same sentence.
-public final class ReaderScreen: Screen {
-    public static let identifier = "Book"
+/// The Book tab's reader: a pager that turns the pages of a book laid out around the page
+/// shown (a big book is mapped, never read into a string). Its place, the pager's `anchor`, is
+/// the byte offset of the text at the top of the page — never a page number — so a relaunch at
+/// another width shows the page whose top line holds the same sentence. What is the book's own
+/// is here: chapters, bookmarks, search, opening files, the page count, the saved place.
+public final class ReaderScreen: PagerScreen {
+    public static let restorationID = "Book"
     let environment: ReaderEnvironment
     let storage: ReaderStorage
     public private(set) var document: BookDocument?
-    /// The reading position: the page shown is the one whose top line holds this offset.
-    public internal(set) var anchor = 0
     /// When and where the user last chose `anchor` (here, or on a device this reader followed):
     /// saved with it everywhere, so an older copy never replaces it.
     public internal(set) var anchorStamp = EditStamp.zero
@@ -34,9 +34,6 @@ public final class ReaderScreen: Screen {
     var lineNumberCache: (anchor: Int, width: Int, totalLines: Int, line: Int)?
     /// Counts pages in the background; `cancel()` stops a count nobody will read.
     public let counter: BackgroundLineCounter
-    /// The geometry of the last frame (keys before the first frame use these).
-    public private(set) var textWidth = 72
-    public private(set) var pageHeight = 20
 
     public internal(set) var searchQuery: String?
     /// This session's searches, oldest first, each once: the search prompt's ↑ history.
@@ -57,7 +54,11 @@ public final class ReaderScreen: Screen {
         self.environment = environment
         storage = ReaderStorage(store: environment.store)
         counter = BackgroundLineCounter(notify: environment.wake)
-        super.init(title: "Book", restorationIdentifier: Self.identifier)
+        super.init(title: "Book", text: "", restorationIdentifier: Self.restorationID)
+        paging = .turningPages
+        pageKeys = ([.character(" "), .pageDown, .right, .character("l")], [.character("b"), .pageUp, .left, .character("h")])
+        motionKeys = MotionKeys(lineHelp: "Scroll a line", linesInHintBar: false, endsHelp: "Beginning / end of the book")
+        wheelTurnsPages = true
         observation = environment.store.addChangeObserver { [weak self] changed in
             guard let self else { return }
             if changed.contains(ReaderStorage.positionsKey) { self.followSavedPosition() }
@@ -71,10 +72,23 @@ public final class ReaderScreen: Screen {
     // Overrides live here (Swift does not allow them in extensions); the work is in the
     // extensions by topic: drawing, commands, restoration.
     public override func draw(in canvas: Canvas) { drawReader(in: canvas) }
-    public override var keyBindings: [KeyBinding] { readerBindings }
+    /// Without a book there is nothing to page through: only opening a file.
+    public override var keyBindings: [KeyBinding] {
+        document == nil ? readerBindings.filter { $0.keys.contains(.character("o")) } : pagerBindings + readerBindings
+    }
     public override var messages: [String] { message.map { [$0] } ?? [] }
-    public override func handle(_ event: Event) throws -> Bool { try handleReaderEvent(event) }
-    func runBindings(_ event: Event) throws -> Bool { try super.handle(event) }
+    public override func handle(_ event: Event) throws -> Bool {
+        clearMessage(before: event)
+        return try super.handle(event)
+    }
+    public override func pagedLines() -> (any PagedLines)? { currentLayout() }
+    /// A move the user asked for: the place is saved.
+    public override func move(to offset: Int) {
+        anchor = clamp(offset)
+        savePosition()
+        setNeedsDisplay()
+    }
+    public override func cannotMove(_ motion: Motion) { sayCannotMove(motion) }
     public override func encodeRestorableState(with coder: KeyedArchiver) throws { try encodePlace(with: coder) }
     public override func decodeRestorableState(with coder: KeyedUnarchiver) throws { try decodePlace(with: coder) }
 
@@ -282,8 +296,7 @@ public final class ReaderScreen: Screen {
     /// Updates the geometry from the region the reader draws in.
     func adopt(canvasWidth: Int, canvasHeight: Int) {
         let margin = canvasWidth >= 60 ? 2 : 1
-        textWidth = max(10, min(canvasWidth - 2 * margin, environment.textWidth))
-        pageHeight = max(1, canvasHeight - 2)
+        adoptPageSize(width: max(10, min(canvasWidth - 2 * margin, environment.textWidth)), height: canvasHeight - 2)
     }
 
     /// The lines of the page now shown.

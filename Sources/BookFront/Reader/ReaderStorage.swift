@@ -9,7 +9,7 @@ import PropertyList
 /// or deleted meanwhile stays added or deleted. Adding and deleting write to disk before
 /// returning. Reading positions have their own owner, `ReadingPositions`.
 public struct ReaderStorage {
-    public static let bookmarksKey = "WLBookmarks"
+    public static let bookmarksKey = SavedKey.bookmarkLists
     public static let positionsKey = ReadingPositions.storeKey
     public let store: PreferenceStore
     public let positions: ReadingPositions

@@ -13,7 +13,7 @@ public struct ReadingPlace: Equatable, Sendable {
         self.stamp = stamp
     }
 
-    static let offsetKey = "offset"
+    static let offsetKey = SavedKey.offset
 
     /// `{offset, modified, device}`; a bare integer (saved before places carried a stamp)
     /// reads as a place older than any stamped one.
@@ -48,7 +48,7 @@ public struct ReadingPlace: Equatable, Sendable {
 /// other's places, and for one book the newer place (by its stamp) wins wherever two copies
 /// meet — two instances, the restoration archive and the defaults at launch, the synced store.
 public struct ReadingPositions {
-    public static let storeKey = "WLReadingPositions"
+    public static let storeKey = SavedKey.readingPositions
     public let store: PreferenceStore
 
     public init(store: PreferenceStore) {

@@ -1,10 +1,3 @@
-/// The Pigeon keys, in the defaults store under these names (the names Pigeon's iOS app uses).
-public enum MapDefaultsKey {
-    public static let mapType = "HPMapType"
-    public static let followHeading = "HPFollowHeading"
-    public static let savedLocation = "HPLocation"
-}
-
 /// HPMapType: how the world is drawn.
 public enum MapType: Int, CaseIterable, Sendable {
     /// Outlines: coastlines and borders.

@@ -22,9 +22,9 @@ public struct LocationChoice: Equatable, Sendable {
 /// Bad text at any step is reported and passed over, never fatal.
 public enum LocationSourceFactory {
     /// Settings.bundle: "lat,lon", empty for none.
-    public static let manualLocationKey = "HPManualLocation"
+    public static let manualLocationKey = MapDefaultsKey.manualLocation
     /// Settings.bundle: "host:port", empty for localhost:2947.
-    public static let gpsdAddressKey = "HPGPSDAddress"
+    public static let gpsdAddressKey = MapDefaultsKey.gpsdAddress
     public static let gpsdEnvironmentVariable = "WONDERLAND_GPSD"
     /// The defaults keys whose change means choosing again.
     public static let settingKeys: Set<String> = [manualLocationKey, gpsdAddressKey]

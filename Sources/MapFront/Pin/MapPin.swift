@@ -9,9 +9,9 @@ import PropertyList
 ///
 /// Two pins are equal when they mark the same place with the same title, whenever set.
 public struct MapPin: Hashable, Sendable {
-    public static let latitudeKey = "lat"
-    public static let longitudeKey = "long"
-    public static let titleKey = "title"
+    public static let latitudeKey = SavedKey.pinLatitude
+    public static let longitudeKey = SavedKey.pinLongitude
+    public static let titleKey = SavedKey.pinTitle
 
     public var latitude: Double
     public var longitude: Double

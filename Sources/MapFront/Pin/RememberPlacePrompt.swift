@@ -11,14 +11,9 @@ import Screens
 /// original or the restored one, set it.
 public final class RememberPlacePrompt: Prompt {
     public static let restorationClass = "RememberPlacePrompt"
-    public static let restorationID = "RememberPlace"
-
-    enum Key {
-        static let latitude = "targetLatitude"
-        static let longitude = "targetLongitude"
-        static let origin = "targetOrigin"
-        static let suggestion = "suggestion"
-    }
+    public static let restorationID = "RememberPlacePrompt"
+    /// What the prompt was saved under before identifiers were nouns.
+    public static let formerRestorationIDs = ["RememberPlace"]
 
     public let target: GeoPoint
     public let origin: String
@@ -43,26 +38,27 @@ public final class RememberPlacePrompt: Prompt {
             }
         }
         restorationClassName = Self.restorationClass
+        formerRestorationIdentifiers = Self.formerRestorationIDs
         preservesDraft = true
     }
 
     public override func encodeRestorableState(with coder: KeyedArchiver) throws {
         try super.encodeRestorableState(with: coder)
-        coder.encode(target.latitude, forKey: Key.latitude)
-        coder.encode(target.longitude, forKey: Key.longitude)
-        try coder.encode(origin, forKey: Key.origin)
-        try coder.encode(suggestion, forKey: Key.suggestion)
+        coder.encode(target.latitude, forKey: SavedKey.targetLatitude)
+        coder.encode(target.longitude, forKey: SavedKey.targetLongitude)
+        try coder.encode(origin, forKey: SavedKey.targetOrigin)
+        try coder.encode(suggestion, forKey: SavedKey.suggestion)
     }
 
     /// Rebuilds the prompt from its saved target; declines (nil) when the target is missing or
     /// off the globe, and the engine logs that it skipped it.
     public static func register(in registry: inout RestorationClassRegistry, store: PreferenceStore) {
         registry.register(restorationClass) { _, coder in
-            guard coder.containsValue(forKey: Key.latitude), coder.containsValue(forKey: Key.longitude) else { return nil }
-            let target = GeoPoint(latitude: try coder.decodeDouble(forKey: Key.latitude), longitude: try coder.decodeDouble(forKey: Key.longitude))
+            guard coder.containsValue(forKey: SavedKey.targetLatitude), coder.containsValue(forKey: SavedKey.targetLongitude) else { return nil }
+            let target = GeoPoint(latitude: try coder.decodeDouble(forKey: SavedKey.targetLatitude), longitude: try coder.decodeDouble(forKey: SavedKey.targetLongitude))
             guard target.isValid else { return nil }
-            let suggestion = try coder.decodeObject(of: String.self, forKey: Key.suggestion) ?? target.description
-            let origin = try coder.decodeObject(of: String.self, forKey: Key.origin) ?? "saved"
+            let suggestion = try coder.decodeObject(of: String.self, forKey: SavedKey.suggestion) ?? target.description
+            let origin = try coder.decodeObject(of: String.self, forKey: SavedKey.targetOrigin) ?? "saved"
             return RememberPlacePrompt(target: target, origin: origin, suggestion: suggestion, store: store)
         }
     }

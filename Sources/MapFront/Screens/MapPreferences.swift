@@ -5,7 +5,7 @@ import PropertyList
 /// NSUserDefaults' conversions: "2" from the command line reads as 2, and a value that is not
 /// one of the choices falls back to Pigeon's defaults (standard map, follow).
 public struct MapPreferences: Hashable, Sendable {
-    public static let unitsKey = "WLUnits"
+    public static let unitsKey = MapDefaultsKey.units
     /// The keys whose change the map screen must show.
     public static let watchedKeys: Set<String> = [MapDefaultsKey.mapType, MapDefaultsKey.followHeading, unitsKey, MapDefaultsKey.savedLocation]
 
