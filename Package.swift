@@ -46,9 +46,10 @@ let package = Package(
         // What text from outside must become before a terminal or a log sees it; no dependencies.
         .target(name: "TextSafety"),
         // What the operating system and the standard library lack, written once: locks, waits on
-        // the monotonic clock, printf-style numbers, trimming, local time. Only FoundationEssentials.
+        // the monotonic clock, wake-up pipes, file events, the user's folders, printf-style
+        // numbers, trimming, local time. The C library only.
         .target(name: "Platform"),
-        .target(name: "Terminal", dependencies: ["CNcursesw", "TextSafety"]),
+        .target(name: "Terminal", dependencies: ["CNcursesw", "TextSafety", "Platform"]),
         .target(name: "PropertyList", dependencies: ["Platform"]),
         .target(name: "KeyedArchive", dependencies: ["PropertyList", "Platform"]),
         .target(name: "FileSafety", dependencies: ["Platform"]),
@@ -165,6 +166,7 @@ let package = Package(
         .testTarget(name: "WonderlandAppTests", dependencies: ["WonderlandApp", "BookFront", "MapFront", "Screens", "ScreensTesting", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "Cloud", "CloudServer"]),
         .testTarget(name: "DefaultsTests", dependencies: ["Defaults", "PropertyList", "KeyedArchive", "FileSafety", "PropertyListTestSupport"]),
         .testTarget(name: "FileSafetyTests", dependencies: ["FileSafety"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "MapFrontTests", dependencies: ["MapFront", "Screens", "ScreensTesting", "Terminal", "Defaults", "PropertyList", "KeyedArchive", "Restoration"],
                     // Read by path: gpsfake replays it.
                     exclude: ["Fixtures/paris-walk.nmea"]),

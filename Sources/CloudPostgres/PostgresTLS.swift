@@ -1,6 +1,7 @@
 import CloudServer
 import Foundation
 import NIOSSL
+import Platform
 import PostgresNIO
 
 /// What the address's sslmode asks for, as libpq reads it: `require` encrypts without checking
@@ -17,7 +18,7 @@ enum PostgresTLS {
         case .verifyFull: tls.certificateVerification = .fullVerification
         }
         if let root = address.rootCertificate {
-            let path = (root as NSString).expandingTildeInPath
+            let path = UserFolders(environment: ProcessInfo.processInfo.environment).expandingTilde(root, otherUsers: true)
             guard FileManager.default.isReadableFile(atPath: path) else {
                 throw PostgresSetupError(description: "the certificate \(path) (sslrootcert) cannot be read")
             }

@@ -1,5 +1,6 @@
 import FileSafety
 import FoundationEssentials
+import Platform
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -32,8 +33,7 @@ public enum PostgresPassword {
         if let file = environment["PGPASSFILE"], !file.isEmpty {
             path = file
         } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? accountHome()
-            path = home + "/.pgpass"
+            path = UserFolders(environment: environment).home + "/.pgpass"
         }
         var lookup = Lookup()
         var status = stat()
@@ -52,12 +52,6 @@ public enum PostgresPassword {
             lookup.warning = "\(path) \(error.predicate), so it is ignored"
         }
         return lookup
-    }
-
-    /// The home folder the password database gives this user, for a process started without HOME.
-    private static func accountHome() -> String {
-        guard let entry = getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return "/" }
-        return String(cString: directory)
     }
 
     /// The first matching line's password and its line number.

@@ -141,7 +141,7 @@ public final class SyncHelperBackend: KeyValueBackend, @unchecked Sendable {
         }
     }
 
-    public func wake() { wakes.post() }
+    public func wake() { wakes.wake() }
 
     /// Not passed on: the server keeps one row per key already, so its backend has nothing to
     /// drop, and sending the store's whole state after every write would cost for nothing.

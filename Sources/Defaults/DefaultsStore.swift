@@ -1,5 +1,6 @@
 import FileSafety
 import FoundationEssentials
+import Platform
 import PropertyList
 #if canImport(Glibc)
 import Glibc
@@ -99,14 +100,8 @@ public final class DefaultsStore: PreferenceStore {
     }
 
     public static func standardFileURL(environment: [String: String]) -> URL {
-        let base: String
-        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
-            base = config
-        } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
-            base = home + "/.config"
-        }
-        return URL(fileURLWithPath: base).appendingPathComponent("wonderland").appendingPathComponent("defaults.plist")
+        URL(fileURLWithPath: UserFolders(environment: environment).configHome)
+            .appendingPathComponent("wonderland").appendingPathComponent("defaults.plist")
     }
 
     public static func monotonicNow() -> Double {

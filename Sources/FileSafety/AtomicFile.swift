@@ -6,7 +6,7 @@ import Platform
 
 /// File writes that never leave a half-written file under the real name: a temporary file in
 /// the same folder, fsync, rename over the old one, fsync of the folder (so the rename itself
-/// survives a power loss). Files are 0600, folders 0700.
+/// survives a power loss). Files are 0600 unless the caller says otherwise, folders 0700.
 public enum AtomicFile {
     public struct Failure: Error, CustomStringConvertible {
         public let operation: String
@@ -23,13 +23,17 @@ public enum AtomicFile {
     /// `durable: false` skips the fsyncs: still never torn (the rename is atomic), but a power
     /// loss may lose it. For files that only need to survive a process crash, where an fsync
     /// (milliseconds, sometimes tens) would be paid on every launch.
-    public static func write(_ data: Data, to url: URL, durable: Bool = true) throws {
+    ///
+    /// A file the user names on a command line is theirs: `permissions: 0o666` leaves it to
+    /// their umask, and `makingFolder: false` leaves a missing folder an error, as it is for
+    /// a folder that must never be made (a sync folder that may be an unmounted share).
+    public static func write(_ data: Data, to url: URL, durable: Bool = true, permissions: mode_t = 0o600, makingFolder: Bool = true) throws {
         let folder = url.deletingLastPathComponent()
-        try makeFolder(folder)
+        if makingFolder { try makeFolder(folder) }
         // The pid lets a later launch tell a dead writer's leftover from a live one's; the
         // random part keeps two writers in one process apart.
         let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0 ... .max))")
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
         guard fd >= 0 else { throw Failure(operation: "create", path: temporary.path, code: errno) }
         do {
             try data.withUnsafeBytes { buffer in

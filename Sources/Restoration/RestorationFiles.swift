@@ -1,6 +1,7 @@
 import FileSafety
 import PropertyList
 import FoundationEssentials
+import Platform
 import TextSafety
 #if canImport(Glibc)
 import Glibc
@@ -26,14 +27,7 @@ public struct RestorationFiles: Sendable {
 
     /// `$XDG_STATE_HOME/wonderland`, or `~/.local/state/wonderland`.
     public static func standard(environment: [String: String]) -> RestorationFiles {
-        let base: URL
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            base = URL(fileURLWithPath: state)
-        } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
-            base = URL(fileURLWithPath: home).appendingPathComponent(".local/state")
-        }
-        return RestorationFiles(folder: base.appendingPathComponent("wonderland"))
+        RestorationFiles(folder: URL(fileURLWithPath: UserFolders(environment: environment).stateHome).appendingPathComponent("wonderland"))
     }
 
     /// Writes the archive atomically (a crash leaves the old one or the new one, never half of

@@ -1,4 +1,5 @@
 import CNcursesw
+import Platform
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -218,14 +219,13 @@ public final class NcursesTerminal: Terminal {
     private func waitForInput(timeout: Double?, watching descriptors: [Int32]) -> Bool {
         StderrCapture.trim()
         var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
-        let wake = SignalFlags.wakeRead.load(ordering: .acquiring)
-        fds.append(pollfd(fd: wake, events: Int16(POLLIN), revents: 0))  // a negative fd is skipped by poll
+        fds.append(pollfd(fd: SignalFlags.wakes.readEnd, events: Int16(POLLIN), revents: 0))  // a negative fd is skipped by poll
         fds += descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
         // Rounded up: a deadline 0.4 ms away must not become a zero wait that returns at once
         // and spins until it has passed.
         let milliseconds = timeout.map { Int32(max(0, min(($0 * 1000).rounded(.up), 86_400_000))) } ?? -1
         _ = poll(&fds, nfds_t(fds.count), milliseconds)
-        if fds[1].revents != 0 { SignalFlags.drainWakePipe() }
+        if fds[1].revents != 0 { SignalFlags.wakes.drain() }
         // A terminal that went away without a SIGHUP reaching us (the app was not in its
         // foreground group) would otherwise wake this poll at once, forever: take it as a
         // hangup, so the app saves and quits.

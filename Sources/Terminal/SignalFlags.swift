@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Platform
 import Synchronization
 
 /// Signals the app reacts to. The handlers only record them and wake the run loop through a
@@ -19,9 +20,11 @@ enum SignalFlags {
     /// Bits of the signals seen and not yet taken. Atomic, because a handler may write it while
     /// the loop reads it.
     static let pending = Atomic<UInt32>(0)
-    /// Written by handlers so that a `poll` on it returns at once. Stored as atomics so a signal
-    /// handler can read them without touching Swift's lazy globals machinery.
-    static let wakeRead = Atomic<Int32>(-1)
+    /// Written by handlers so that the loop's `poll` returns at once. Made by `install()`, on
+    /// the main thread, before any handler can run.
+    static let wakes = WakePipe()
+    /// The pipe's write end as a handler reads it: an atomic, so a handler never touches
+    /// Swift's lazy globals machinery. -1 until `install()`.
     static let wakeWrite = Atomic<Int32>(-1)
 
     static func take() -> UInt32 { pending.exchange(0, ordering: .acquiringAndReleasing) }
@@ -30,15 +33,7 @@ enum SignalFlags {
     static func record(_ bit: UInt32) { pending.bitwiseOr(bit, ordering: .acquiringAndReleasing) }
 
     static func install() {
-        var fds: [Int32] = [0, 0]
-        if pipe(&fds) == 0 {
-            for fd in fds {
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            }
-            wakeRead.store(fds[0], ordering: .releasing)
-            wakeWrite.store(fds[1], ordering: .releasing)
-        }
+        wakeWrite.store(wakes.writeEnd, ordering: .releasing)
         // A parent may have left these blocked (test runners, some supervisors do); a blocked
         // SIGTERM would never reach the handler and the app could not end in order.
         var handled = sigset_t()
@@ -56,14 +51,6 @@ enum SignalFlags {
         signal(SIGPIPE, SIG_IGN)
     }
 
-    /// Empties the wake-up pipe after the loop woke from it.
-    static func drainWakePipe() {
-        let fd = wakeRead.load(ordering: .acquiring)
-        guard fd >= 0 else { return }
-        var scratch = [UInt8](repeating: 0, count: 64)
-        while read(fd, &scratch, scratch.count) > 0 {}
-    }
-
     static func handle(_ signalNumber: Int32, flag: UInt32) {
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { number in
@@ -77,11 +64,7 @@ enum SignalFlags {
             default: bit = SignalFlags.resize
             }
             SignalFlags.pending.bitwiseOr(bit, ordering: .acquiringAndReleasing)
-            let fd = SignalFlags.wakeWrite.load(ordering: .relaxed)
-            if fd >= 0 {
-                var byte: UInt8 = 1
-                _ = write(fd, &byte, 1)
-            }
+            WakePipe.wake(writeEnd: SignalFlags.wakeWrite.load(ordering: .relaxed))
         }
         sigemptyset(&action.sa_mask)
         action.sa_flags = 0  // no SA_RESTART: a blocking poll must return so the loop sees the flag

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Platform
 
 /// How a background thread (a GPS reader, a page counter, a sync watcher) tells the run loop
 /// it has news: the loop wakes from `poll` at once and delivers `Event.wake` on the main
@@ -11,9 +12,6 @@ import Darwin
 public enum Wakeup {
     public static func post() {
         SignalFlags.pending.bitwiseOr(SignalFlags.wake, ordering: .acquiringAndReleasing)
-        let fd = SignalFlags.wakeWrite.load(ordering: .relaxed)
-        guard fd >= 0 else { return }
-        var byte: UInt8 = 1
-        _ = write(fd, &byte, 1)
+        WakePipe.wake(writeEnd: SignalFlags.wakeWrite.load(ordering: .relaxed))
     }
 }

@@ -3,6 +3,7 @@ import MapFront
 import BookFront
 import Defaults
 import FoundationEssentials
+import Platform
 
 /// What the screens share beyond the screen tree: the defaults store, the settings schema and
 /// what this launch was asked for on the command line.
@@ -64,8 +65,8 @@ public struct LaunchOptions {
             return "--location “\(SafeText.visible(location))”: \(error)"
         }
         if let bookPath {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
-            let path = bookPath == "~" || bookPath.hasPrefix("~/") ? home + bookPath.dropFirst() : bookPath
+            // As the reader will expand it, `~user` included: a path it would open is never refused.
+            let path = UserFolders(environment: environment).expandingTilde(bookPath, otherUsers: true)
             var isFolder = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
                 return "--book “\(SafeText.visible(bookPath))”: no such file"
@@ -80,11 +81,7 @@ public struct LaunchOptions {
         .appendingPathComponent("wonderland-no-data-\(ProcessInfo.processInfo.processIdentifier)")
 
     public static func standardDataFolder(environment: [String: String]) -> URL {
-        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
-            return URL(fileURLWithPath: data).appendingPathComponent("wonderland")
-        }
-        let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
-        return URL(fileURLWithPath: home).appendingPathComponent(".local/share/wonderland")
+        URL(fileURLWithPath: UserFolders(environment: environment).dataHome).appendingPathComponent("wonderland")
     }
 }
 

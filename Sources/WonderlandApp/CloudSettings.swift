@@ -40,10 +40,9 @@ public enum CloudSettings {
         let fromSetting = store.object(forKey: syncFolderKey).flatMap(DefaultsConversion.string)?.trimmingSpaces() ?? ""
         let chosen = fromEnvironment.isEmpty ? fromSetting : fromEnvironment
         guard !chosen.isEmpty else { return dataFolder.appendingPathComponent("cloud") }
-        let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
-        var path = chosen
-        if path == "~" { path = home } else if path.hasPrefix("~/") { path = home + path.dropFirst(1) }
-        if !path.hasPrefix("/") { path = home + "/" + path }
+        let folders = UserFolders(environment: environment)
+        var path = folders.expandingTilde(chosen, otherUsers: false)
+        if !path.hasPrefix("/") { path = folders.home + "/" + path }
         return URL(fileURLWithPath: path).standardizedFileURL
     }
 

@@ -17,6 +17,21 @@ public enum CommandErrorText {
         return opening + "(\(error._domain) error \(error._code).)"
     }
 
+    /// What Foundation said when writing a file failed with `code` (an errno), for the commands
+    /// that write through AtomicFile and still speak as they did.
+    public static func sentence(writingFailedWith code: Int32) -> String {
+        let cocoa: CocoaError.Code = switch code {
+        case ENOENT: .fileNoSuchFile
+        case EPERM, EACCES: .fileWriteNoPermission
+        case ENAMETOOLONG: .fileWriteInvalidFileName
+        case EEXIST: .fileWriteFileExists
+        case ENOSPC, EDQUOT: .fileWriteOutOfSpace
+        case EROFS: .fileWriteVolumeReadOnly
+        default: .fileWriteUnknown
+        }
+        return sentence(for: CocoaError(cocoa))
+    }
+
     private static let messages: [Int: String] = [
         4: "The file doesn’t exist.",
         255: "The file couldn’t be locked.",

@@ -60,9 +60,7 @@ extension CloudCommand {
         /// A path as a shell user means it: `~` is HOME, a relative path is from the current folder.
         static func resolve(_ path: String) -> URL {
             let trimmed = path.trimmingSpaces()
-            let home = ProcessEnvironment.current()["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
-            var expanded = trimmed
-            if expanded == "~" { expanded = home } else if expanded.hasPrefix("~/") { expanded = home + expanded.dropFirst(1) }
+            var expanded = UserFolders(environment: ProcessEnvironment.current()).expandingTilde(trimmed, otherUsers: false)
             if !expanded.hasPrefix("/") { expanded = FileManager.default.currentDirectoryPath + "/" + expanded }
             return URL(fileURLWithPath: expanded).standardizedFileURL
         }

@@ -130,8 +130,10 @@ struct DefaultsCommand: CommandGroup {
             if file == "-" {
                 StandardStream.output.write(data)
             } else {
-                do { try data.write(to: URL(fileURLWithPath: file), options: .atomic) } catch {
-                    throw DefaultsCommand.fail("cannot write \(file): \(CommandErrorText.sentence(for: error))")
+                do {
+                    try AtomicFile.write(data, to: URL(fileURLWithPath: file), permissions: 0o666, makingFolder: false)
+                } catch let failure as AtomicFile.Failure {
+                    throw DefaultsCommand.fail("cannot write \(file): \(CommandErrorText.sentence(writingFailedWith: failure.code))")
                 }
             }
         }

@@ -65,18 +65,21 @@ enum PlistFile {
     }
 
     /// Writes beside the destination, then renames over it, so a reader never sees half a file
-    /// and a failed write leaves the original untouched.
+    /// and a failed write leaves the original untouched. The new file gets the user's umask, as
+    /// any file they make; a missing folder is an error, not made.
     static func writeAtomically(_ data: Data, to path: String) throws {
-        let destination = URL(fileURLWithPath: path)
-        let temporary = destination.deletingLastPathComponent()
-            .appendingPathComponent(".\(destination.lastPathComponent).\(UUID().uuidString).tmp")
-        do { try data.write(to: temporary) } catch {
-            throw FileError(description: "cannot write \(temporary.path): \(reason(error))")
-        }
-        guard rename(temporary.path, destination.path) == 0 else {
-            let failure = String(cString: strerror(errno))
-            try? FileManager.default.removeItem(at: temporary)
-            throw FileError(description: "cannot replace \(path): \(failure)")
+        do {
+            try AtomicFile.write(data, to: URL(fileURLWithPath: path), permissions: 0o666, makingFolder: false)
+        } catch let failure as AtomicFile.Failure {
+            if failure.operation == "rename" {
+                throw FileError(description: "cannot replace \(path): \(String(cString: strerror(failure.code)))")
+            }
+            let reason = switch failure.code {
+            case ENOENT: "no such file"
+            case EACCES, EPERM: "permission denied"
+            default: CommandErrorText.sentence(writingFailedWith: failure.code)
+            }
+            throw FileError(description: "cannot write \(failure.path): \(reason)")
         }
     }
 
@@ -95,16 +98,6 @@ enum PlistFile {
         case let error as FileError: error.description
         case let error as UnstorableValue: error.description
         default: "\(error)"
-        }
-    }
-
-    /// A short reason for a Foundation file error, rather than its long localized sentence.
-    private static func reason(_ error: Error) -> String {
-        switch (error as? CocoaError)?.code {
-        case .fileReadNoSuchFile?, .fileNoSuchFile?: "no such file"
-        case .fileReadNoPermission?, .fileWriteNoPermission?: "permission denied"
-        case .fileReadUnknown? where (error as? CocoaError)?.filePath != nil: "not a readable file"
-        default: CommandErrorText.sentence(for: error)
         }
     }
 }

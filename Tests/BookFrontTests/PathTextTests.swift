@@ -19,12 +19,6 @@ import Testing
         }
     }
 
-    @Test func tildeAsNSString() {
-        for path in ["~", "~/", "~/books/", "~//x", "~root", "~root/", "~root/a/b/", "~no-such-user-wl/x/", "~no-such-user-wl", "/abs/~", "rel"] {
-            #expect(PathText.expandingTilde(path) == (path as NSString).expandingTildeInPath, "expandingTildeInPath of \(path.debugDescription)")
-        }
-    }
-
     @Test func gutenbergHeaderFoundInAnyCase() throws {
         let line = "The PROJECT gutenberg EBOOK OF Alice"
         let range = try #require(TitleDetector.rangeIgnoringCase(of: "Project Gutenberg eBook of ", in: line))

@@ -138,6 +138,14 @@ struct CloudControllerTests {
         store.set(.string("~/Sync/wl"), forKey: "WLSyncFolder")
         #expect(CloudSettings.folder(store: store, environment: ["HOME": "/home/alice"], dataFolder: data).path == "/home/alice/Sync/wl")
         #expect(CloudSettings.folder(store: store, environment: ["HOME": "/home/alice", "WONDERLAND_SYNC_FOLDER": "/mnt/shared"], dataFolder: data).path == "/mnt/shared")
+        // An empty or relative HOME is no home: ~ is the password file's, never the root.
+        let account = FileManager.default.homeDirectoryForCurrentUser.path
+        for home in ["", "relative"] {
+            #expect(CloudSettings.folder(store: store, environment: ["HOME": home], dataFolder: data).path == account + "/Sync/wl")
+        }
+        // ~user is a name under HOME here, as it always was.
+        store.set(.string("~root/wl"), forKey: "WLSyncFolder")
+        #expect(CloudSettings.folder(store: store, environment: ["HOME": "/home/alice"], dataFolder: data).path == "/home/alice/~root/wl")
     }
 
     @Test func aPinTooBigForTheStoreStaysHereAndTheUserIsToldOnce() throws {

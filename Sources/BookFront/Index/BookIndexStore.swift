@@ -20,14 +20,7 @@ public struct BookIndexStore: Sendable {
     /// `$XDG_STATE_HOME/wonderland/book-index` (or `~/.local/state/…`); nil when `environment`
     /// names neither, so a run with no home of its own (a test) writes nowhere.
     public static func standard(environment: [String: String]) -> BookIndexStore? {
-        let base: String
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
-            base = state
-        } else if let home = environment["HOME"], home.hasPrefix("/") {
-            base = home + "/.local/state"
-        } else {
-            return nil
-        }
+        guard let base = UserFolders(environment: environment).folderNamedByEnvironment(.state) else { return nil }
         return BookIndexStore(folder: URL(fileURLWithPath: base).appendingPathComponent("wonderland/book-index"))
     }
 

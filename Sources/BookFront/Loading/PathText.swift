@@ -1,9 +1,9 @@
 import FoundationEssentials
 
-/// The parts of a path as Foundation's NSString gave them (`lastPathComponent`,
-/// `pathExtension`, `deletingPathExtension`, `expandingTildeInPath`), step for step, so book
-/// titles, kinds and messages read as they always did: runs of "/" count as one, one trailing
-/// "/" is ignored, and a name that starts with its only dot (".profile") has no extension.
+/// The parts of a path as Foundation's NSString gave them (`lastPathComponent`, `pathExtension`,
+/// `deletingPathExtension`), step for step, so book titles, kinds and messages read as they
+/// always did: runs of "/" count as one, one trailing "/" is ignored, and a name that starts
+/// with its only dot (".profile") has no extension.
 enum PathText {
     static func lastComponent(_ path: String) -> String {
         let fixed = fixingSlashes(path)
@@ -21,19 +21,6 @@ enum PathText {
         let fixed = fixingSlashes(path)
         guard fixed.utf16.count > 1, let start = startOfExtension(fixed) else { return fixed }
         return String(fixed[..<fixed.index(before: start)])
-    }
-
-    /// "~" and "~user" at the start replaced by that home folder (the password file's, not
-    /// $HOME); an unknown user's path is left as it is. One trailing "/" goes either way.
-    static func expandingTilde(_ path: String) -> String {
-        guard path.hasPrefix("~") else { return path }
-        let endOfUser = path.firstIndex(of: "/") ?? path.endIndex
-        let user = String(path[path.index(after: path.startIndex)..<endOfUser])
-        var result = path
-        let home = user.isEmpty ? FileManager.default.homeDirectoryForCurrentUser.path : FileManager.default.homeDirectory(forUser: user)?.path
-        if let home { result.replaceSubrange(path.startIndex..<endOfUser, with: home) }
-        if result.utf16.count > 1, result.hasSuffix("/") { result.removeLast() }
-        return result
     }
 
     /// Runs of "/" made one and a trailing "/" dropped ("/" itself stays).

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Platform
 import Screens
 #if canImport(Glibc)
 import Glibc
@@ -43,12 +44,8 @@ public struct PathCompletion {
     /// directory, "" for the current directory itself.
     func folderPath(_ part: String) -> String {
         if part.isEmpty { return currentDirectory }
-        if part == "~/" || part.hasPrefix("~/") {
-            let base = home.flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
-            return base + "/" + part.dropFirst(2)
-        }
-        if part.hasPrefix("~") { return PathText.expandingTilde(part) }  // ~user/
-        return part.hasPrefix("/") ? part : currentDirectory + "/" + part
+        let expanded = UserFolders(environment: ["HOME": home ?? ""]).expandingTilde(part, otherUsers: true)
+        return expanded.hasPrefix("/") ? expanded : currentDirectory + "/" + expanded
     }
 
     private func isFolder(_ path: String) -> Bool {

@@ -196,13 +196,7 @@ public final class ReaderScreen: PagerScreen {
     /// `~` is `home` ($HOME), as in a shell, not the password file's home directory, which
     /// is another folder under `sudo -E`, in a container or with HOME set for a test.
     static func absolutePath(_ path: String, home: String?) -> String {
-        var expanded = path
-        if path == "~" || path.hasPrefix("~/") {
-            let folder = home.flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
-            expanded = (folder.hasSuffix("/") ? String(folder.dropLast()) : folder) + path.dropFirst()
-        } else if path.hasPrefix("~") {
-            expanded = PathText.expandingTilde(path)  // ~user: that user's home
-        }
+        let expanded = UserFolders(environment: ["HOME": home ?? ""]).expandingTilde(path, otherUsers: true)
         guard !expanded.hasPrefix("/") else { return expanded }
         return URL(fileURLWithPath: expanded, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath + "/")).standardizedFileURL.path
     }

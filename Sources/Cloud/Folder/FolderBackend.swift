@@ -90,14 +90,7 @@ public final class FolderBackend: KeyValueBackend, @unchecked Sendable {
     }
 
     public static func defaultFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let data: URL
-        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-            data = URL(fileURLWithPath: xdg)
-        } else {
-            let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? FileManager.default.homeDirectoryForCurrentUser.path
-            data = URL(fileURLWithPath: home).appendingPathComponent(".local/share")
-        }
-        return data.appendingPathComponent("wonderland/cloud")
+        URL(fileURLWithPath: UserFolders(environment: environment).dataHome).appendingPathComponent("wonderland/cloud")
     }
 
     public var displayName: String {

@@ -1,3 +1,4 @@
+import FileSafety
 import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
@@ -89,24 +90,13 @@ final class FolderWriter {
         throw BackendUnavailable(reason: "cannot settle on a change file in \(folder): it keeps changing")
     }
 
-    /// A temporary name that readers skip (leading dot, no .wlkv ending), fsync, then rename.
+    /// AtomicFile's temporary name is one readers skip (a leading dot, no .wlkv ending). The
+    /// folder is never made here: a missing one may be a share that is not mounted.
     private func writeAtomically(_ bytes: [UInt8], as name: ChangeFileName) throws {
-        let temporary = folder + "/.\(name.fileName).tmp-\(getpid())-\(UInt32.random(in: 0 ... .max))"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw BackendUnavailable(reason: FolderSystemCalls.reason("create", temporary, errno)) }
         do {
-            try FolderSystemCalls.writeAll(descriptor, bytes, path: temporary)
-            guard fsync(descriptor) == 0 else { throw BackendUnavailable(reason: FolderSystemCalls.reason("fsync", temporary, errno)) }
-        } catch {
-            close(descriptor)
-            unlink(temporary)
-            throw error
-        }
-        close(descriptor)
-        guard rename(temporary, folder + "/" + name.fileName) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw BackendUnavailable(reason: FolderSystemCalls.reason("rename", temporary, code))
+            try AtomicFile.write(Data(bytes), to: URL(fileURLWithPath: folder + "/" + name.fileName), makingFolder: false)
+        } catch let failure as AtomicFile.Failure {
+            throw BackendUnavailable(reason: FolderSystemCalls.reason(failure.operation, failure.path, failure.code))
         }
     }
 }

@@ -103,35 +103,20 @@ final class GPSDReader: @unchecked Sendable {
     private var finished = false
     private var session: GPSDSession
     private var lines = GPSDLineBuffer()
-    private let wakeRead: Int32
-    private let wakeWrite: Int32
+    /// Woken once to stop, and never drained: every wait after it returns at once.
+    private let stopPipe = WakePipe()
 
     init(configuration: GPSDConfiguration) {
         self.configuration = configuration
         session = GPSDSession(address: configuration.address, backoff: configuration.backoff, stallAfter: configuration.stallAfter,
                               timeText: configuration.timeText)
-        var fds: [Int32] = [-1, -1]
-        if pipe(&fds) == 0 {
-            for fd in fds {
-                _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-                _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-            }
-        }
-        wakeRead = fds[0]
-        wakeWrite = fds[1]
-    }
-
-    deinit {
-        if wakeRead >= 0 { close(wakeRead) }
-        if wakeWrite >= 0 { close(wakeWrite) }
     }
 
     func requestStop() {
         lock.lock()
         stopRequested = true
         lock.unlock()
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
+        stopPipe.wake()
     }
 
     var isStopRequested: Bool {
@@ -157,7 +142,7 @@ final class GPSDReader: @unchecked Sendable {
             session.connecting()
             if !retrying { publish() }
             retrying = true
-            switch GPSDSocket.connect(to: configuration.address, timeout: configuration.connectTimeout, wake: wakeRead) {
+            switch GPSDSocket.connect(to: configuration.address, timeout: configuration.connectTimeout, wake: stopPipe) {
             case .interrupted:
                 break
             case .failed(let failure):
@@ -188,11 +173,11 @@ final class GPSDReader: @unchecked Sendable {
         lines.reset()
         publish()
         let watch = Array("?WATCH={\"enable\":true,\"json\":true}\n".utf8)
-        guard GPSDSocket.send(watch, on: fd, wake: wakeRead, timeout: configuration.connectTimeout) else {
+        guard GPSDSocket.send(watch, on: fd, wake: stopPipe, timeout: configuration.connectTimeout) else {
             return isStopRequested ? nil : .closed
         }
         while !isStopRequested {
-            switch GPSDSocket.read(from: fd, wake: wakeRead, timeout: waitUntilStatusChanges()) {
+            switch GPSDSocket.read(from: fd, wake: stopPipe, timeout: waitUntilStatusChanges()) {
             case .interrupted:
                 return nil
             case .closed:
@@ -232,7 +217,7 @@ final class GPSDReader: @unchecked Sendable {
         publish()
         while !isStopRequested, configuration.clock() < until {
             let left = max(0, until - configuration.clock())
-            guard GPSDSocket.pause(configuration.longestSleep.map { min($0, left) } ?? left, wake: wakeRead) else { return }
+            guard GPSDSocket.pause(configuration.longestSleep.map { min($0, left) } ?? left, wake: stopPipe) else { return }
         }
     }
 

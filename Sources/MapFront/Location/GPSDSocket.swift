@@ -1,3 +1,4 @@
+import Platform
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -24,7 +25,7 @@ enum GPSDSocket {
 
     /// Tries each address the host resolves to (localhost is ::1 and 127.0.0.1; gpsd may listen
     /// on either) within `timeout` seconds in all. Name lookup blocks this thread, never the main one.
-    static func connect(to address: GPSDAddress, timeout: Double, wake: Int32) -> ConnectOutcome {
+    static func connect(to address: GPSDAddress, timeout: Double, wake: WakePipe) -> ConnectOutcome {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = streamType
@@ -53,7 +54,7 @@ enum GPSDSocket {
                 close(fd)
                 continue
             }
-            switch waitFor(fd, events: Int16(POLLOUT), wake: wake, timeout: deadline - monotonicSeconds()) {
+            switch wake.wait(for: fd, events: Int16(POLLOUT), timeout: deadline - monotonicSeconds()) {
             case .woken:
                 close(fd)
                 return .interrupted
@@ -73,7 +74,7 @@ enum GPSDSocket {
     }
 
     /// Sends all of `bytes`; false when the connection broke.
-    static func send(_ bytes: [UInt8], on fd: Int32, wake: Int32, timeout: Double) -> Bool {
+    static func send(_ bytes: [UInt8], on fd: Int32, wake: WakePipe, timeout: Double) -> Bool {
         var offset = 0
         let deadline = monotonicSeconds() + timeout
         while offset < bytes.count {
@@ -82,15 +83,15 @@ enum GPSDSocket {
             }
             if sent > 0 { offset += sent; continue }
             guard sent < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else { return false }
-            guard case .ready = waitFor(fd, events: Int16(POLLOUT), wake: wake, timeout: deadline - monotonicSeconds()) else { return false }
+            guard case .ready = wake.wait(for: fd, events: Int16(POLLOUT), timeout: deadline - monotonicSeconds()) else { return false }
         }
         return true
     }
 
     /// Reads what has arrived, waiting at most `timeout` seconds for something to (nil: until
     /// something does, or the wake pipe).
-    static func read(from fd: Int32, wake: Int32, timeout: Double?) -> ReadOutcome {
-        switch waitFor(fd, events: Int16(POLLIN), wake: wake, timeout: timeout) {
+    static func read(from fd: Int32, wake: WakePipe, timeout: Double?) -> ReadOutcome {
+        switch wake.wait(for: fd, events: Int16(POLLIN), timeout: timeout) {
         case .woken: return .interrupted
         case .timedOut: return .idle
         case .ready: break
@@ -104,27 +105,9 @@ enum GPSDSocket {
     }
 
     /// Sleeps up to `timeout` seconds; false when woken early.
-    static func pause(_ timeout: Double, wake: Int32) -> Bool {
-        if case .woken = waitFor(-1, events: 0, wake: wake, timeout: timeout) { return false }
+    static func pause(_ timeout: Double, wake: WakePipe) -> Bool {
+        if case .woken = wake.wait(timeout: timeout) { return false }
         return true
-    }
-
-    enum WaitOutcome { case ready, timedOut, woken }
-
-    private static func waitFor(_ fd: Int32, events: Int16, wake: Int32, timeout: Double?) -> WaitOutcome {
-        let deadline = timeout.map { monotonicSeconds() + max(0, $0) }
-        while true {
-            var fds = [pollfd(fd: wake, events: Int16(POLLIN), revents: 0), pollfd(fd: fd, events: events, revents: 0)]
-            let milliseconds = deadline.map { Int32(max(0, min(Double(Int32.max), ($0 - monotonicSeconds()) * 1000)).rounded(.up)) } ?? -1
-            let count = poll(&fds, fd >= 0 ? 2 : 1, milliseconds)
-            if count < 0 {
-                if errno == EINTR { continue }
-                return .woken
-            }
-            if fds[0].revents != 0 { return .woken }
-            if fd >= 0, fds[1].revents != 0 { return .ready }
-            if let deadline, monotonicSeconds() >= deadline { return .timedOut }
-        }
     }
 
     private static func failure(for code: Int32) -> GPSDConnectionFailure {
