@@ -3,6 +3,7 @@ import MapFront
 import BookFront
 import Defaults
 import FoundationEssentials
+import Settings
 
 /// What the screens share beyond the screen tree: the defaults store, the settings schema and
 /// what this launch was asked for on the command line.

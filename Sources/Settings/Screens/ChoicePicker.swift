@@ -1,5 +1,5 @@
-import Defaults
 import PropertyList
+import Screens
 import Terminal
 
 /// A modal list of a multi-value's titles: ↑↓ and Enter pick one, Esc cancels. The result is the

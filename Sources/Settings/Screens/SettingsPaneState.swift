@@ -1,3 +1,5 @@
+import Screens
+
 /// What a settings pane remembers: small, plain fields, what the restoration engine saves.
 public struct SettingsPaneState: Hashable, Sendable, Codable {
     /// The selected row: a defaults key, `Key#n` for the n-th choice of a radio group, or

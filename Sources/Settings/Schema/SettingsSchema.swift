@@ -1,3 +1,4 @@
+import Defaults
 import Platform
 import PropertyList
 

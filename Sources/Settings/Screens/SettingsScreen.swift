@@ -1,7 +1,8 @@
 import Defaults
 import KeyedArchive
-import Restoration
 import PropertyList
+import Restoration
+import Screens
 import Terminal
 
 /// One pane of a settings bundle, drawn against a preference store: group titles and footers,
