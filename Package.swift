@@ -21,6 +21,7 @@ let package = Package(
         // The UI layers, for programs of their own (Examples/StateApp is one) and their tests.
         .library(name: "Terminal", targets: ["Terminal"]),
         .library(name: "Screens", targets: ["Screens"]),
+        .library(name: "Settings", targets: ["Settings"]),
         .library(name: "Restoration", targets: ["Restoration"]),
         .library(name: "ScreensTesting", targets: ["ScreensTesting"]),
     ],
@@ -55,7 +56,10 @@ let package = Package(
         .target(name: "FileSafety", dependencies: ["Platform"]),
         .target(name: "Defaults", dependencies: ["PropertyList", "KeyedArchive", "FileSafety", "Platform"]),
         .target(name: "Restoration", dependencies: ["PropertyList", "KeyedArchive", "FileSafety", "TextSafety", "Platform"]),
-        .target(name: "Screens", dependencies: ["Terminal", "TextSafety", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "Platform"]),
+        .target(name: "Screens", dependencies: ["Terminal", "TextSafety", "Restoration", "PropertyList", "KeyedArchive", "Platform"]),
+        // The Settings.bundle schema, its loading, and the screens that edit a preference store
+        // through it, so that Screens needs nothing of Defaults.
+        .target(name: "Settings", dependencies: ["Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "FileSafety", "Platform"]),
         // A pilot that drives an Application on a headless terminal, and checks on what it shows.
         .target(name: "ScreensTesting", dependencies: ["Screens", "Terminal"]),
         // The synced key-value store and its backends; knows nothing of screens or fronts.
@@ -72,13 +76,13 @@ let package = Package(
         ]),
         // The fronts: each knows its own world and draws through Screens; neither imports the other.
         .target(name: "MapFront", dependencies: ["Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "Platform"]),
-        .target(name: "BookFront", dependencies: ["Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "FileSafety", "Platform", "CZlib"]),
-        .target(name: "WonderlandApp", dependencies: ["Screens", "Terminal", "TextSafety", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "FileSafety",
+        .target(name: "BookFront", dependencies: ["Screens", "Settings", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "FileSafety", "Platform", "CZlib"]),
+        .target(name: "WonderlandApp", dependencies: ["Screens", "Settings", "Terminal", "TextSafety", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "FileSafety",
                                                       "MapFront", "BookFront", "Cloud", "CloudServer", "Platform"]),
         .executableTarget(
             name: "wonderland",
             dependencies: [
-                "WonderlandApp", "Screens", "Terminal", "TextSafety", "PropertyList", "KeyedArchive", "Restoration", "Defaults", "Cloud", "CloudServer", "FileSafety", "Platform",
+                "WonderlandApp", "Screens", "Settings", "Terminal", "TextSafety", "PropertyList", "KeyedArchive", "Restoration", "Defaults", "Cloud", "CloudServer", "FileSafety", "Platform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The release product is one static file: no dynamic loader, libraries or relocations
@@ -162,12 +166,13 @@ let package = Package(
         .testTarget(name: "CloudServerTests", dependencies: ["CloudServer", "Cloud", "PropertyList", "Platform"]),
         .testTarget(name: "CloudPostgresTests", dependencies: ["CloudPostgres", "CloudServer", "Cloud", "PropertyList", "Platform"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TextSafety"]),
-        .testTarget(name: "ScreensTests", dependencies: ["Screens", "ScreensTesting", "Terminal", "TextSafety", "Defaults", "PropertyList"]),
-        .testTarget(name: "WonderlandAppTests", dependencies: ["WonderlandApp", "BookFront", "MapFront", "Screens", "ScreensTesting", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "Cloud", "CloudServer"]),
+        .testTarget(name: "ScreensTests", dependencies: ["Screens", "ScreensTesting", "Terminal", "TextSafety"]),
+        .testTarget(name: "SettingsTests", dependencies: ["Settings", "Screens", "ScreensTesting", "Terminal", "Restoration", "Defaults", "PropertyList"]),
+        .testTarget(name: "WonderlandAppTests", dependencies: ["WonderlandApp", "BookFront", "MapFront", "Screens", "Settings", "ScreensTesting", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "Cloud", "CloudServer"]),
         .testTarget(name: "DefaultsTests", dependencies: ["Defaults", "PropertyList", "KeyedArchive", "FileSafety", "PropertyListTestSupport"]),
         .testTarget(name: "FileSafetyTests", dependencies: ["FileSafety"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
-        .testTarget(name: "MapFrontTests", dependencies: ["MapFront", "Screens", "ScreensTesting", "Terminal", "Defaults", "PropertyList", "KeyedArchive", "Restoration"],
+        .testTarget(name: "MapFrontTests", dependencies: ["MapFront", "Screens", "Settings", "ScreensTesting", "Terminal", "Defaults", "PropertyList", "KeyedArchive", "Restoration"],
                     // Read by path: gpsfake replays it.
                     exclude: ["Fixtures/paris-walk.nmea"]),
         // CZlib: the zip reader's tests deflate their own entries.

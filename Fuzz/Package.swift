@@ -42,6 +42,7 @@ let package = Package(
             dependencies: [
                 "FuzzSupport",
                 .product(name: "Defaults", package: "wonderland"),
+                .product(name: "Settings", package: "wonderland"),
                 .product(name: "PropertyList", package: "wonderland"),
             ]
         ),

@@ -14,13 +14,12 @@ let package = Package(
         .package(name: "wonderland", path: "../.."),
     ],
     targets: [
-        // Defaults is there for the settings screen and its store: Screens draws settings from a
-        // Defaults schema.
+        // Settings draws the settings screen from its schema; Defaults is the store it edits.
         .target(name: "StateAppKit",
-                dependencies: wonderland("Screens", "Terminal", "Restoration", "KeyedArchive", "PropertyList", "Defaults")),
+                dependencies: wonderland("Screens", "Settings", "Terminal", "Restoration", "KeyedArchive", "PropertyList", "Defaults")),
         .executableTarget(name: "stateapp", dependencies: ["StateAppKit"] + wonderland("Screens", "Terminal", "Defaults")),
         .testTarget(name: "StateAppTests",
-                    dependencies: ["StateAppKit"] + wonderland("ScreensTesting", "Screens", "Terminal", "Restoration", "Defaults", "PropertyList")),
+                    dependencies: ["StateAppKit"] + wonderland("ScreensTesting", "Screens", "Settings", "Terminal", "Restoration", "Defaults", "PropertyList")),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,6 +4,7 @@ import BookFront
 import Defaults
 import FoundationEssentials
 import Platform
+import Settings
 
 /// What the screens share beyond the screen tree: the defaults store, the settings schema and
 /// what this launch was asked for on the command line.

@@ -1,5 +1,6 @@
 import Defaults
 import Screens
+import Settings
 import Terminal
 
 /// Connects the defaults store to the app's lifecycle: changes made by other processes are

@@ -1,7 +1,7 @@
-import Defaults
 import KeyedArchive
 import Restoration
 import Screens
+import Settings
 import Terminal
 
 /// The settings screens shown over the app (`,`): the bundle's panes in a navigation stack,

@@ -2,6 +2,7 @@ import Cloud
 import Defaults
 import FoundationEssentials
 import Screens
+import Settings
 
 /// Creating the sync folder, which only the user does: `wonderland cloud init` and `c` on the
 /// Sync Folder row (after a question). Both say what they did in the same words. A running

@@ -1,8 +1,8 @@
 import CloudServer
-import Defaults
 import FoundationEssentials
 import MapFront
 import Platform
+import Settings
 
 /// The forms of wonderland's own text settings, each checked by the parser that reads it:
 /// Manual Location by `LocationText` (as `--location`), gpsd Address by `GPSDAddress` (as

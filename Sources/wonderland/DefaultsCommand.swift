@@ -6,6 +6,7 @@ import FoundationEssentials
 import Glibc
 #endif
 import PropertyList
+import Settings
 import TextSafety
 import WonderlandApp
 

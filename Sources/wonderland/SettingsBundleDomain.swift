@@ -1,6 +1,7 @@
 import Defaults
 import FoundationEssentials
 import Platform
+import Settings
 
 /// Where `wonderland settings --bundle DIR` keeps another app's settings: a defaults file of its
 /// own beside wonderland's defaults.plist, named after the bundle, so the two never mix.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Defaults
 import FoundationEssentials
 import Screens
+import Settings
 import Terminal
 import WonderlandApp
 

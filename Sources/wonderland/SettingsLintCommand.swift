@@ -1,6 +1,6 @@
 import ArgumentParser
-import Defaults
 import FoundationEssentials
+import Settings
 
 /// `wonderland settings lint DIR`: every problem a Settings.bundle has, and every place it
 /// departs from the schema in a way iOS lets pass (types of other renderers, "YES" for a

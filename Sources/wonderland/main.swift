@@ -6,6 +6,7 @@ import Glibc
 import TextSafety
 import Defaults
 import Restoration
+import Settings
 import Terminal
 import WonderlandApp
 

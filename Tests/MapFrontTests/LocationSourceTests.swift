@@ -1,6 +1,7 @@
 import Defaults
 import Foundation
 import PropertyList
+import Settings
 import Testing
 @testable import MapFront
 

@@ -1,6 +1,4 @@
-import Defaults
 import Foundation
-import PropertyList
 import Testing
 @testable import Screens
 import ScreensTesting
@@ -13,19 +11,6 @@ struct MotionKeysTests {
     static let tmuxHome: [UInt8] = Array("\u{1B}[1~".utf8)
     static let tmuxEnd: [UInt8] = Array("\u{1B}[4~".utf8)
 
-    static func choices(_ count: Int) -> SettingsChoices {
-        let titles = (1...count).map { "Choice \($0)" }
-        return SettingsChoices(titles: titles, values: titles.map { .string($0) })
-    }
-
-    static func settingsBundle(rows: Int) -> SettingsBundle {
-        let items: [PropertyListValue] = (1...rows).map { number in
-            .dictionary(["Type": "PSToggleSwitchSpecifier", "Title": .string("Toggle \(number)"), "Key": .string("toggle\(number)"), "DefaultValue": false])
-        }
-        let data = try! PropertyListSerializer.data(from: .dictionary(["PreferenceSpecifiers": .array(items)]), format: .xml)
-        return SettingsBundle.load(files: ["Root.plist": data])
-    }
-
     /// Every screen that lists or scrolls, as a new one would be built: each must answer to
     /// every motion key, which it gets by asking `MotionKeys` for its bindings.
     static func everyScrollingScreen() -> [(String, Screen)] {
@@ -34,8 +19,6 @@ struct MotionKeysTests {
             ("pager", PagerScreen(title: "Text", text: "words")),
             ("help", HelpOverlay(bindings: [], title: "Items")),
             ("messages", MessagesOverlay(entries: ["one"])),
-            ("choice picker", ChoicePicker(title: "Pick", choices: choices(5), current: nil)),
-            ("settings", SettingsScreen(bundle: settingsBundle(rows: 3), store: InMemoryPreferenceStore())),
         ]
     }
 
@@ -93,33 +76,6 @@ struct MotionKeysTests {
         #expect(pilot.content.last?.contains("Line 60") == true)
         try pilot.sendBytes(Self.tmuxHome)
         #expect(pilot.content.first?.contains("Line 1") == true)
-    }
-
-    @Test("a choice picker: End and ^A, the wheel")
-    func choicePickerMotion() throws {
-        let root = RecordingScreen("Root")
-        let pilot = Pilot(root, columns: 40, rows: 12)
-        let picker = ChoicePicker(title: "Pick", choices: Self.choices(20), current: nil)
-        root.present(picker)
-        try pilot.sendBytes(Self.tmuxEnd)
-        #expect(picker.highlighted == 19)
-        try pilot.press(.control("a"))
-        #expect(picker.highlighted == 0)
-        try pilot.wheel(down: true, x: 20, y: 5)
-        #expect(picker.highlighted == 3)
-        try pilot.press(.pageDown)
-        #expect(picker.highlighted > 3)
-    }
-
-    @Test("a settings pane: ^E to the last row, Home to the first")
-    func settingsMotion() throws {
-        let pane = SettingsScreen(bundle: Self.settingsBundle(rows: 25), store: InMemoryPreferenceStore())
-        let pilot = Pilot(NavigationStack(root: pane), columns: 40, rows: 12)
-        try pilot.press(.control("e"))
-        #expect(pane.state.selectedRowID == "toggle25")
-        #expect(pilot.content.contains { $0.contains("Toggle 25") })
-        try pilot.sendBytes(Self.tmuxHome)
-        #expect(pane.state.selectedRowID == "toggle1")
     }
 
     @Test("the help overlay at 40×10: ^E shows its last rows, ^A its first")

@@ -5,6 +5,7 @@ import Foundation
 import PropertyList
 import Screens
 import ScreensTesting
+import Settings
 import Terminal
 import Testing
 @testable import WonderlandApp

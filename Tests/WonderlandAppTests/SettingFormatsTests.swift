@@ -2,6 +2,7 @@ import Defaults
 import Foundation
 import PropertyList
 import Screens
+import Settings
 import Terminal
 import Testing
 @testable import WonderlandApp

@@ -4,6 +4,7 @@ import PropertyList
 import Restoration
 import Screens
 import ScreensTesting
+import Settings
 import Terminal
 import Testing
 @testable import WonderlandApp

@@ -2,6 +2,7 @@ import Defaults
 import Foundation
 import FuzzSupport
 import PropertyList
+import Settings
 
 /// Feeds arbitrary bytes to the settings-bundle loader as Root.plist and its child panes, then
 /// uses what it accepted the way the settings screen and the app do. Loading never throws: every

@@ -1,6 +1,6 @@
-import Defaults
 import FileSafety
 import FoundationEssentials
+import Settings
 
 extension CharacterCatalog {
     public static let fileName = "Characters.plist"

@@ -1,5 +1,6 @@
 import Defaults
 import PropertyList
+import Settings
 
 /// The lamp's settings: their keys, the schema the settings screen draws (built in code here;
 /// `SettingsBundle.load` reads the same from an iOS Settings.bundle folder), and typed reads.

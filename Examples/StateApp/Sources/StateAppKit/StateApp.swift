@@ -1,6 +1,7 @@
 import Defaults
 import Restoration
 import Screens
+import Settings
 
 /// The app's screen tree and how it is restored: three tabs — a draft that pushes a review,
 /// the lamp drawn from the settings, and the settings themselves.

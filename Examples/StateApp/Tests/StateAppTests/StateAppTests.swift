@@ -3,6 +3,7 @@ import Foundation
 import PropertyList
 import Screens
 import ScreensTesting
+import Settings
 import StateAppKit
 import Terminal
 import Testing

@@ -4,6 +4,7 @@ import Defaults
 import PropertyList
 import Screens
 import ScreensTesting
+import Settings
 import Terminal
 
 /// Two formatted fields and a free one on the root pane, one formatted field on a child pane.

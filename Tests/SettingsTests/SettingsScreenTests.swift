@@ -5,6 +5,7 @@ import PropertyList
 import Restoration
 import Screens
 import ScreensTesting
+import Settings
 import Terminal
 
 /// A bridge-control bundle with one of every specifier, and a child pane.

@@ -1,7 +1,8 @@
 import Defaults
 import KeyedArchive
-import Restoration
 import PropertyList
+import Restoration
+import Screens
 import Terminal
 
 /// One pane of a settings bundle, drawn against a preference store: group titles and footers,
@@ -14,13 +15,17 @@ import Terminal
 /// form (`formats`) is checked as it is typed: what is wrong shows on the line under it, and
 /// Enter keeps the field open until the text is right or Esc drops it.
 public final class SettingsScreen: Screen {
+    /// The bundle the pane comes from, for its child panes.
     public let bundle: SettingsBundle
+    /// The pane shown.
     public let pane: SettingsPane
+    /// Where values are read from and written to.
     public let store: PreferenceStore
     /// The forms text fields must have before they are saved.
     public let formats: SettingFormats
     /// Keys some rows offer beyond their specifier's, by defaults key.
     public let rowKeys: [String: [SettingsRowKey]]
+    /// The selection, scroll and field being edited: what is saved with the screen.
     public private(set) var state = SettingsPaneState()
 
     private var layout: SettingsLayout
@@ -85,6 +90,8 @@ public final class SettingsScreen: Screen {
 
     // MARK: restoration
 
+    /// The restoration class of child panes, which the app rebuilds at launch from their
+    /// identifiers (`registerRestorationClass`).
     public static let restorationClass = "SettingsPane"
 
     /// Rebuilds child panes at launch from the pane name in their identifier.
@@ -111,6 +118,8 @@ public final class SettingsScreen: Screen {
         }
     }
 
+    /// Takes back what `encodeRestorableState` saved, through `apply`, so a row or field that
+    /// is gone from the schema is dropped.
     public override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
         apply(SettingsPaneState(
             selectedRowID: try coder.decodeObject(of: String.self, forKey: "selectedRowID"),
@@ -144,6 +153,7 @@ public final class SettingsScreen: Screen {
 
     /// Every row id, top to bottom.
     public var rowIDs: [String] { layout.rows.map(\.id) }
+    /// Whether a text field is open for editing.
     public var isEditing: Bool { state.editingKey != nil }
 
     private var selectedIndex: Int? { layout.rowIndex(id: state.selectedRowID) }
@@ -252,12 +262,15 @@ public final class SettingsScreen: Screen {
 
     // MARK: keys
 
+    /// True while a field is edited, so letters are typed rather than taken as keys.
     public override var acceptsTextInput: Bool { isEditing }
 
     /// The schema errors, each cut to one line at the top of the pane, kept whole among the
     /// messages.
     public override var messages: [String] { pane.errors.map(\.description) }
 
+    /// What the kind of field being edited takes, the problem of a saved text of the wrong
+    /// form, or a slider's number and range.
     public override var statusText: String? {
         if let key = state.editingKey, let field = textField(forKey: key) {
             switch field.keyboardType {
@@ -278,6 +291,8 @@ public final class SettingsScreen: Screen {
         return nil
     }
 
+    /// Enter and Esc while a field is edited; otherwise what the selected row's kind does, the
+    /// app's keys for that row, and the motion keys (PgUp/PgDn adjust a selected slider).
     public override var keyBindings: [KeyBinding] {
         if isEditing {
             return [
@@ -321,6 +336,8 @@ public final class SettingsScreen: Screen {
         return bindings
     }
 
+    /// Clicks and the wheel on rows; while a field is edited, every key and paste goes to it
+    /// (but Ctrl-C), so nothing leaves the pane by accident.
     public override func handle(_ event: Event) throws -> Bool {
         switch event {
         case .mouse(let mouse):
@@ -364,12 +381,15 @@ public final class SettingsScreen: Screen {
         return true
     }
 
+    /// Redraws: values may have changed while another pane was on top.
     public override func viewWillAppear() {
-        setNeedsDisplay()  // values may have changed while another pane was on top
+        setNeedsDisplay()
     }
 
     // MARK: drawing
 
+    /// The pane's schema errors on top, then its lines: group titles, rows with their values,
+    /// footers, and the problem of the field being edited under it.
     public override func draw(in canvas: Canvas) {
         if layout.width != canvas.width { layout = SettingsLayout(pane: pane, width: canvas.width) }
         let problem = draftProblem

@@ -6,10 +6,12 @@ import PropertyList
 /// write` and `defaults import` refuse exactly what the app could not use, and nothing it
 /// could. Empty (or blank) text always passes: it means "not set".
 public struct SettingFormats: Sendable {
+    /// A key's check: what is wrong with a text in a few words, or nil when it may be saved.
     public typealias Check = @Sendable (String) -> String?
 
     private let checks: [String: Check]
 
+    /// The checks by defaults key; a key with none takes any text.
     public init(_ checks: [String: Check] = [:]) { self.checks = checks }
 
     /// No formats: every text passes (another app's settings bundle).

@@ -1,4 +1,3 @@
-import Defaults
 import Terminal
 
 /// A selectable row of a settings pane: one specifier, or one choice of a radio group.

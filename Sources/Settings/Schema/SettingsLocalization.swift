@@ -5,6 +5,8 @@ import PropertyList
 /// would pick them: LANGUAGE (a colon-separated list), else LC_ALL, LC_MESSAGES, LANG; each as
 /// given ("pt-BR") and as its bare language ("pt"); then Base, en and the development region.
 public enum SettingsLanguages {
+    /// The languages for this environment, best first, ending with Base, en and the bundle's
+    /// development region when it has one.
     public static func preferred(environment: [String: String], developmentRegion: String? = nil) -> [String] {
         var wanted: [String] = []
         if let list = environment["LANGUAGE"], !list.isEmpty {

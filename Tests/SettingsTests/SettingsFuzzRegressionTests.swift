@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import Defaults
+import Settings
 import PropertyList
 
 /// Settings bundles that crashed the FuzzSettingsSchema harness (Fuzz/Sources/FuzzSettingsSchema),

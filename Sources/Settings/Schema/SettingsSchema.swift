@@ -1,3 +1,4 @@
+import Defaults
 import Platform
 import PropertyList
 
@@ -10,6 +11,7 @@ import PropertyList
 public struct SettingsBundle: Hashable, Sendable {
     /// Where a bundle was read from.
     public enum Source: Hashable, Sendable {
+        /// A Settings.bundle folder on disk, by its path.
         case directory(String)
         /// The copy compiled into the binary (SettingsBundle+Embedded.swift).
         case embedded
@@ -17,6 +19,7 @@ public struct SettingsBundle: Hashable, Sendable {
         case files
     }
 
+    /// The pane of Root.plist, the first one shown.
     public var root: SettingsPane
     /// Child panes by their File name ("Profile"), each loaded once however often it is linked.
     public var panes: [String: SettingsPane]
@@ -25,8 +28,11 @@ public struct SettingsBundle: Hashable, Sendable {
     /// What was accepted as iOS accepts it though the schema says otherwise (an unknown Type
     /// skipped, "YES" for a boolean): never shown as an error, listed by `settings lint`.
     public var notes: [SettingsSchemaError] = []
+    /// Where the bundle was read from: a folder, the compiled-in copy, or files handed in.
     public var source: Source
 
+    /// A bundle built in code (or by the loader): the root pane, its child panes by File name,
+    /// and the errors found while reading them.
     public init(root: SettingsPane, panes: [String: SettingsPane] = [:], errors: [SettingsSchemaError] = [], source: Source = .files) {
         self.root = root
         self.panes = panes
@@ -82,10 +88,12 @@ public struct SettingsPane: Hashable, Sendable {
     public var name: String
     /// The pane's title: the child pane specifier's Title, or the plist's own Title.
     public var title: String
+    /// The valid specifiers of the file, in file order; items with errors are left out.
     public var items: [SettingsItem]
     /// The errors found in this file (its own items, its child-pane links).
     public var errors: [SettingsSchemaError]
 
+    /// A pane named by its File name (without ".plist"), with its title, items and errors.
     public init(name: String, title: String, items: [SettingsItem], errors: [SettingsSchemaError] = []) {
         self.name = name
         self.title = title
@@ -93,6 +101,7 @@ public struct SettingsPane: Hashable, Sendable {
         self.errors = errors
     }
 
+    /// The pane's file in the bundle: "Root.plist", "Profile.plist".
     public var fileName: String { name + ".plist" }
     /// The keys this pane shows (what a change observer has to look for).
     public var keys: Set<String> { Set(items.compactMap(\.specifier.key)) }
@@ -102,22 +111,33 @@ public struct SettingsPane: Hashable, Sendable {
 public struct SettingsItem: Hashable, Sendable {
     /// Its index in the file's PreferenceSpecifiers array (what error messages name).
     public var index: Int
+    /// What the item is: a group, a text field, a toggle, ….
     public var specifier: SettingsSpecifier
 
+    /// A specifier found at `index` of its file's PreferenceSpecifiers.
     public init(index: Int, specifier: SettingsSpecifier) {
         self.index = index
         self.specifier = specifier
     }
 }
 
+/// One entry of PreferenceSpecifiers, by its Type: one case per PS*Specifier of Apple's schema.
 public enum SettingsSpecifier: Hashable, Sendable {
+    /// PSGroupSpecifier: a section title and footer.
     case group(GroupSpecifier)
+    /// PSTextFieldSpecifier: a line of text, edited in place.
     case textField(TextFieldSpecifier)
+    /// PSToggleSwitchSpecifier: on or off.
     case toggleSwitch(ToggleSwitchSpecifier)
+    /// PSSliderSpecifier: a number in a range.
     case slider(SliderSpecifier)
+    /// PSMultiValueSpecifier: one value of a list, chosen in a picker.
     case multiValue(MultiValueSpecifier)
+    /// PSRadioGroupSpecifier: one value of a list, each a row of its own.
     case radioGroup(RadioGroupSpecifier)
+    /// PSTitleValueSpecifier: a value shown, never edited.
     case titleValue(TitleValueSpecifier)
+    /// PSChildPaneSpecifier: a row that opens another pane of the bundle.
     case childPane(ChildPaneSpecifier)
 
     /// The Type string of the plist: "PSToggleSwitchSpecifier".
@@ -134,6 +154,7 @@ public enum SettingsSpecifier: Hashable, Sendable {
         }
     }
 
+    /// Every Type the loader knows, in the order of the cases.
     public static let allTypeNames = [
         GroupSpecifier.typeName, TextFieldSpecifier.typeName, ToggleSwitchSpecifier.typeName, SliderSpecifier.typeName,
         MultiValueSpecifier.typeName, RadioGroupSpecifier.typeName, TitleValueSpecifier.typeName, ChildPaneSpecifier.typeName,
@@ -152,6 +173,7 @@ public enum SettingsSpecifier: Hashable, Sendable {
         }
     }
 
+    /// The title the row or section shows; nil when the plist gives none.
     public var title: String? {
         switch self {
         case .group(let s): s.title
@@ -165,6 +187,7 @@ public enum SettingsSpecifier: Hashable, Sendable {
         }
     }
 
+    /// The DefaultValue a key nobody has set reads as; nil for groups and child panes.
     public var defaultValue: PropertyListValue? {
         switch self {
         case .group, .childPane: nil
@@ -180,20 +203,30 @@ public enum SettingsSpecifier: Hashable, Sendable {
 
 /// Starts a group; the items after it belong to it until the next group.
 public struct GroupSpecifier: Hashable, Sendable {
+    /// The Type string of this specifier in a plist.
     public static let typeName = "PSGroupSpecifier"
+    /// The section title; nil for a group that only separates.
     public var title: String?
+    /// The text under the group's last row.
     public var footerText: String?
+    /// A group with an optional title and footer.
     public init(title: String? = nil, footerText: String? = nil) {
         self.title = title
         self.footerText = footerText
     }
 }
 
+/// A text field's KeyboardType: which characters it takes while typed.
 public enum KeyboardType: String, Hashable, Sendable, CaseIterable {
+    /// Any text.
     case alphabet = "Alphabet"
+    /// Any text (a keyboard opened on its numbers on iOS).
     case numbersAndPunctuation = "NumbersAndPunctuation"
+    /// Digits only.
     case numberPad = "NumberPad"
+    /// An address: no spaces.
     case url = "URL"
+    /// An e-mail address: no spaces.
     case emailAddress = "EmailAddress"
 
     /// Whether a typed character is taken: a number pad takes digits only, URL and e-mail
@@ -207,10 +240,15 @@ public enum KeyboardType: String, Hashable, Sendable, CaseIterable {
     }
 }
 
+/// A text field's AutocapitalizationType: how its text is capitalised when it is saved.
 public enum AutocapitalizationType: String, Hashable, Sendable, CaseIterable {
+    /// As typed.
     case none = "None"
+    /// The first letter of each sentence.
     case sentences = "Sentences"
+    /// The first letter of each word.
     case words = "Words"
+    /// Every letter.
     case allCharacters = "AllCharacters"
 
     /// The text as a keyboard with this setting would have capitalised it.
@@ -237,21 +275,36 @@ public enum AutocapitalizationType: String, Hashable, Sendable, CaseIterable {
     }
 }
 
+/// A text field's AutocorrectionType: read and kept so a bundle round-trips, though a terminal
+/// corrects nothing.
 public enum AutocorrectionType: String, Hashable, Sendable, CaseIterable {
+    /// The keyboard's own choice.
     case `default` = "Default"
+    /// Never corrected.
     case no = "No"
+    /// Corrected.
     case yes = "Yes"
 }
 
+/// A line of text stored as a string, edited in place on its row.
 public struct TextFieldSpecifier: Hashable, Sendable {
+    /// The Type string of this specifier in a plist.
     public static let typeName = "PSTextFieldSpecifier"
+    /// The row's title.
     public var title: String?
+    /// The defaults key the text is stored under.
     public var key: String
+    /// The text a key nobody has set reads as.
     public var defaultValue: String?
+    /// IsSecure: the text shows as dots and is never saved with the screen's state.
     public var isSecure = false
+    /// Which characters the field takes.
     public var keyboardType = KeyboardType.alphabet
+    /// How the text is capitalised when saved.
     public var autocapitalizationType = AutocapitalizationType.none
+    /// Kept from the plist; a terminal corrects nothing.
     public var autocorrectionType = AutocorrectionType.default
+    /// A plain text field; the keyboard, capitalisation and secure flags are set afterwards.
     public init(title: String?, key: String, defaultValue: String? = nil) {
         self.title = title
         self.key = key
@@ -261,12 +314,19 @@ public struct TextFieldSpecifier: Hashable, Sendable {
 
 /// An on/off switch. With TrueValue and FalseValue it writes those; otherwise booleans.
 public struct ToggleSwitchSpecifier: Hashable, Sendable {
+    /// The Type string of this specifier in a plist.
     public static let typeName = "PSToggleSwitchSpecifier"
+    /// The row's title.
     public var title: String
+    /// The defaults key the switch is stored under.
     public var key: String
+    /// What a key nobody has set reads as.
     public var defaultValue: PropertyListValue
+    /// TrueValue: what is written for on, instead of a boolean.
     public var trueValue: PropertyListValue?
+    /// FalseValue: what is written for off, instead of a boolean.
     public var falseValue: PropertyListValue?
+    /// A switch; without true and false values it writes booleans.
     public init(title: String, key: String, defaultValue: PropertyListValue, trueValue: PropertyListValue? = nil, falseValue: PropertyListValue? = nil) {
         self.title = title
         self.key = key
@@ -293,19 +353,28 @@ public struct ToggleSwitchSpecifier: Hashable, Sendable {
 /// A number between MinimumValue and MaximumValue, with optional images at both ends (shown
 /// as glyphs in a terminal).
 public struct SliderSpecifier: Hashable, Sendable {
+    /// The Type string of this specifier in a plist.
     public static let typeName = "PSSliderSpecifier"
     /// Not part of Apple's schema (its sliders have no title), but accepted and shown.
     public var title: String?
+    /// The defaults key the number is stored under.
     public var key: String
+    /// What a key nobody has set reads as.
     public var defaultValue: PropertyListValue
+    /// The low end of the range.
     public var minimumValue: Double
+    /// The high end of the range.
     public var maximumValue: Double
+    /// MinimumValueImage: the picture at the low end, shown as a glyph.
     public var minimumValueImage: String?
+    /// MaximumValueImage: the picture at the high end, shown as a glyph.
     public var maximumValueImage: String?
     /// True when DefaultValue, MinimumValue and MaximumValue are all integers: the slider then
     /// steps and writes whole numbers.
     public var isIntegral: Bool
 
+    /// A slider over `minimumValue`…`maximumValue`; `isIntegral` when every number of the
+    /// schema is whole.
     public init(title: String? = nil, key: String, defaultValue: PropertyListValue, minimumValue: Double, maximumValue: Double,
                 minimumValueImage: String? = nil, maximumValueImage: String? = nil, isIntegral: Bool) {
         self.title = title
@@ -352,18 +421,24 @@ public struct SliderSpecifier: Hashable, Sendable {
 
 /// Titles and Values of the same length: what a multi-value, radio group or title-value shows.
 public struct SettingsChoices: Hashable, Sendable {
+    /// What each choice is called on screen.
     public var titles: [String]
+    /// What each choice stores, in the order of `titles`.
     public var values: [PropertyListValue]
+    /// Choices from Titles and Values; the loader makes sure they have the same length.
     public init(titles: [String], values: [PropertyListValue]) {
         self.titles = titles
         self.values = values
     }
 
+    /// Which choice a stored value is, numbers matching whatever their plist type; nil for a
+    /// value none of them stores.
     public func index(of value: PropertyListValue?) -> Int? {
         guard let value else { return nil }
         return values.firstIndex { SettingsValue.matches($0, value) }
     }
 
+    /// The title of the choice a stored value is; nil when it is none of them.
     public func title(for value: PropertyListValue?) -> String? {
         index(of: value).map { titles[$0] }
     }
@@ -371,13 +446,19 @@ public struct SettingsChoices: Hashable, Sendable {
 
 /// One value out of a list, chosen on a separate list (a picker).
 public struct MultiValueSpecifier: Hashable, Sendable {
+    /// The Type string of this specifier in a plist.
     public static let typeName = "PSMultiValueSpecifier"
+    /// The row's title, and the picker's.
     public var title: String
+    /// The defaults key the chosen value is stored under.
     public var key: String
+    /// The titles and values to choose from.
     public var choices: SettingsChoices
     /// Shorter titles for the row itself; the picker shows the full Titles.
     public var shortTitles: [String]?
+    /// What a key nobody has set reads as.
     public var defaultValue: PropertyListValue
+    /// A multi-value; `shortTitles`, when given, has one title per choice.
     public init(title: String, key: String, choices: SettingsChoices, shortTitles: [String]? = nil, defaultValue: PropertyListValue) {
         self.title = title
         self.key = key
@@ -395,12 +476,19 @@ public struct MultiValueSpecifier: Hashable, Sendable {
 
 /// A group of its own whose rows are the choices, one of them checked.
 public struct RadioGroupSpecifier: Hashable, Sendable {
+    /// The Type string of this specifier in a plist.
     public static let typeName = "PSRadioGroupSpecifier"
+    /// The group's section title.
     public var title: String?
+    /// The text under its last choice.
     public var footerText: String?
+    /// The defaults key the checked value is stored under.
     public var key: String
+    /// The titles and values, one row each.
     public var choices: SettingsChoices
+    /// What a key nobody has set reads as.
     public var defaultValue: PropertyListValue
+    /// A radio group: a section of its own, a row per choice.
     public init(title: String? = nil, footerText: String? = nil, key: String, choices: SettingsChoices, defaultValue: PropertyListValue) {
         self.title = title
         self.footerText = footerText
@@ -412,11 +500,17 @@ public struct RadioGroupSpecifier: Hashable, Sendable {
 
 /// A read-only row: the stored value, or its title when Titles and Values are given.
 public struct TitleValueSpecifier: Hashable, Sendable {
+    /// The Type string of this specifier in a plist.
     public static let typeName = "PSTitleValueSpecifier"
+    /// The row's title.
     public var title: String
+    /// The defaults key whose value is shown.
     public var key: String
+    /// What a key nobody has set reads as.
     public var defaultValue: PropertyListValue
+    /// Titles for known values, when the plist gives Titles and Values.
     public var choices: SettingsChoices?
+    /// A read-only row, showing a choice's title when `choices` names the value.
     public init(title: String, key: String, defaultValue: PropertyListValue, choices: SettingsChoices? = nil) {
         self.title = title
         self.key = key
@@ -427,10 +521,13 @@ public struct TitleValueSpecifier: Hashable, Sendable {
 
 /// A row that opens another pane, read from File.plist in the same bundle.
 public struct ChildPaneSpecifier: Hashable, Sendable {
+    /// The Type string of this specifier in a plist.
     public static let typeName = "PSChildPaneSpecifier"
+    /// The row's title, and the title of the pane it opens.
     public var title: String
     /// The file name without ".plist".
     public var file: String
+    /// A row opening the pane of `file`.plist.
     public init(title: String, file: String) {
         self.title = title
         self.file = file
@@ -440,29 +537,39 @@ public struct ChildPaneSpecifier: Hashable, Sendable {
 /// A problem in a bundle file, named by file and item index:
 /// `Root.plist item 4: PSSliderSpecifier DefaultValue 200 is outside 40…120`.
 public struct SettingsSchemaError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What sort of problem it is, for tests and tools that sort them.
     public enum Kind: String, Hashable, Sendable {
         /// The file is missing or is not a property list.
         case unreadableFile
         /// The file is a plist but not a dictionary with a PreferenceSpecifiers array.
         case malformedFile
+        /// A Type the schema does not have.
         case unknownType
         /// A field the specifier needs is missing (Type, Key, Title, File, Values, …).
         case missingField
         /// A field has the wrong plist type, or a value that is not allowed.
         case wrongType
+        /// Titles and Values (or ShortTitles) of different lengths.
         case lengthMismatch
+        /// A child pane's File that the bundle does not hold.
         case missingChildPane
+        /// A child pane linking back onto the panes that lead to it.
         case cyclicChildPane
+        /// A number outside the slider's range, an empty range, or a DefaultValue none of the
+        /// Values holds.
         case outOfRange
     }
 
+    /// What sort of problem it is.
     public var kind: Kind
     /// The file name: "Root.plist".
     public var file: String
     /// The index in PreferenceSpecifiers; nil for an error about the whole file.
     public var index: Int?
+    /// The problem in words, without the file and index.
     public var message: String
 
+    /// An error of `file`, at item `index` (nil: the whole file).
     public init(_ kind: Kind, file: String, index: Int?, _ message: String) {
         self.kind = kind
         self.file = file
@@ -470,6 +577,7 @@ public struct SettingsSchemaError: Error, Hashable, Sendable, CustomStringConver
         self.message = message
     }
 
+    /// "Root.plist item 4: …", or "Root.plist: …" for the whole file.
     public var description: String {
         if let index { return "\(file) item \(index): \(message)" }
         return "\(file): \(message)"
@@ -495,6 +603,7 @@ public enum SettingsValue {
         }
     }
 
+    /// A value as a number: any plist number, or a string that reads as one; nil otherwise.
     public static func number(_ value: PropertyListValue) -> Double? {
         switch value {
         case .integer(let i): Double(i)
@@ -505,6 +614,8 @@ public enum SettingsValue {
         }
     }
 
+    /// A value as a boolean, as NSUserDefaults reads one: booleans, numbers (non-zero is true),
+    /// and "yes", "true", "1" or "on" in any case; nil for other kinds of value.
     public static func bool(_ value: PropertyListValue) -> Bool? {
         switch value {
         case .boolean(let b): return b

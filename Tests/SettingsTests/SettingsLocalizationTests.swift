@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import Defaults
+@testable import Settings
 import PropertyList
 
 /// Settings.bundles as iOS reads them: strings tables in either encoding and syntax, the

@@ -1,11 +1,13 @@
-import Defaults
 import PropertyList
+import Screens
 import Terminal
 
 /// A modal list of a multi-value's titles: ↑↓ and Enter pick one, Esc cancels. The result is the
 /// chosen value, nil when cancelled.
 public final class ChoicePicker: ModalScreen<PropertyListValue?> {
+    /// The titles shown and the values they stand for.
     public let choices: SettingsChoices
+    /// The choice under the cursor, by index; Enter chooses it.
     public private(set) var highlighted: Int
     /// The value the setting has now (marked with a dot).
     public let current: PropertyListValue?
@@ -14,6 +16,8 @@ public final class ChoicePicker: ModalScreen<PropertyListValue?> {
     /// Where the first choice was drawn, in frame coordinates, for clicks.
     private var listOrigin: Point?
 
+    /// A picker titled `title`, starting on the choice `current` is (else the first);
+    /// `completion` gets the chosen value, or nil when the picker is cancelled.
     public init(title: String, choices: SettingsChoices, current: PropertyListValue?, completion: ((PropertyListValue?) -> Void)? = nil) {
         self.choices = choices
         self.current = current
@@ -21,6 +25,7 @@ public final class ChoicePicker: ModalScreen<PropertyListValue?> {
         super.init(title: title, message: "", completion: completion)
     }
 
+    /// The motion keys over the choices, Enter or Space to choose, Esc to cancel.
     public override var keyBindings: [KeyBinding] {
         MotionKeys().bindings { [unowned self] in
             self.move(by: $0.delta(pageSize: self.visibleRows, count: self.choices.values.count))
@@ -40,6 +45,7 @@ public final class ChoicePicker: ModalScreen<PropertyListValue?> {
         finish(choices.values[index])
     }
 
+    /// The wheel moves the highlight and a click chooses; other events go to the keys.
     public override func handle(_ event: Event) throws -> Bool {
         if case .mouse(let mouse) = event {
             if let motion = Motion(wheel: mouse) {
@@ -58,6 +64,8 @@ public final class ChoicePicker: ModalScreen<PropertyListValue?> {
         return try super.handle(event)
     }
 
+    /// A box in the middle of the screen: the title, then the choices, the current one marked
+    /// with a dot and the highlighted one reversed, scrolled to keep the highlight in view.
     public override func draw(in canvas: Canvas) {
         let longest = choices.titles.map { DisplayWidth.of($0) }.max() ?? 0
         let width = min(canvas.width, max(24, longest + 8, DisplayWidth.of(title) + 8))

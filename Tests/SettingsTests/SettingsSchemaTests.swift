@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Defaults
 import PropertyList
+import Settings
 
 /// A specifier dictionary.
 private func specifier(_ type: String, _ fields: [String: PropertyListValue] = [:]) -> PropertyListValue {
