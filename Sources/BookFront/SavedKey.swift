@@ -31,6 +31,7 @@ enum SavedKey {
     static let readingPositions = "WLReadingPositions"
     static let bookmarkLists = "WLBookmarks"
     static let characterNotes = "WLCharacterNotes"
+    static let favouriteCharacters = "WLFavouriteCharacters"
     static let textWidth = "WLTextWidth"
     static let showPageNumbers = "WLShowPageNumbers"
     static let justifyText = "WLJustifyText"

@@ -20,11 +20,15 @@ enum CharactersTab {
         CharacterListScreen.makeNavigation(context: context(services: services))
     }
 
-    /// Rebuilds the detail pushed in code ("CharacterDetail") from the character id it saved;
-    /// an id no longer in the list gives nil, which the engine logs and skips.
+    /// Rebuilds the screens pushed in code: the detail ("CharacterDetail") from the character id
+    /// it saved (an id no longer in the list gives nil, which the engine logs and skips), and the
+    /// favourites ("CharacterFavourites"), whose selection the list itself decodes.
     static func registerRestorationClasses(in registry: inout RestorationClassRegistry, services: AppServices) {
         registry.register(CharacterDetailScreen.restorationClass) { _, coder in
             try CharacterListScreen.restoreDetail(from: coder, context: context(services: services))
+        }
+        registry.register(CharacterFavouritesScreen.restorationClass) { _, _ in
+            CharacterFavouritesScreen(context: context(services: services))
         }
     }
 }

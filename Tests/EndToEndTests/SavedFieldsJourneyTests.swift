@@ -72,6 +72,18 @@ struct SavedFieldsJourneyTests {
         tmux.check(lost.isEmpty, "lost after kill -9: \(lost)")
     }
 
+    @Test("a character starred: kill -9 as soon as the row says favourite; the defaults hold it")
+    func favouriteKilledAsSoonAsShown() throws {
+        let tmux = try TmuxSession(columns: 100, rows: 30)
+        try tmux.launchForFirstFrame("--fresh", forbidding: nil)
+        try tmux.type("2")
+        _ = try tmux.waitForText("▸ Alice")
+        try tmux.type("f")
+        _ = try tmux.waitForText("▸ Alice  ch. 1 · favourite")
+        try killApp(tmux)
+        tmux.check((try saved(tmux, "WLFavouriteCharacters")).contains("alice"), "the star is on disk after kill -9")
+    }
+
     @Test("two instances on one HOME each save a note on a different character and quit: both notes are kept")
     func twoInstancesKeepBothNotes() throws {
         let first = try TmuxSession(columns: 100, rows: 30, session: "first")

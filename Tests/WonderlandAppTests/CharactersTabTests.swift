@@ -116,6 +116,22 @@ struct CharactersTabTests {
         #expect(second.lines[noteRow + 1] == " fadesd, q")
     }
 
+    @Test func theFavouritesComeBackWithTheirSelectionAndTheDetailAboveThem() throws {
+        let store = InMemoryPreferenceStore()
+        let first = try CharactersLaunch(store: store, dataFolder: dataFolder)
+        try first.press(.character("2"), .character("f"), .down, .character("f"), .character("F"), .down, .enter)
+        #expect(first.detail?.character.id == "white-rabbit")
+        let archive = try first.preserve()
+
+        let second = try CharactersLaunch(store: store, dataFolder: dataFolder, restoring: archive)
+        #expect(second.terminal.framesPresented == 1)
+        #expect(second.characters.stack.map(\.restorationIdentifier) == ["CharacterList", "CharacterFavourites", "CharacterDetail"])
+        #expect(second.lines[1] == " Characters › Favourites › White Rabbit")
+        try second.press(.escape)
+        #expect(second.lines[2] == "  Alice  ch. 1")
+        #expect(second.lines[3] == "▸ White Rabbit  ch. 1 · Rabbit")
+    }
+
     @Test func aLaunchRestoredOntoADetailShowsItsChaptersInTheFirstFrame() throws {
         defer { try? FileManager.default.removeItem(at: dataFolder) }
         let book = BookLibrary.defaultBookURL(dataFolder: dataFolder)

@@ -3,8 +3,9 @@ import Screens
 import Terminal
 
 /// The Characters tab's root: every character of the list, `/` to filter (by name, alias or
-/// chapter), Enter to open one. Rows are keyed by character id, so the selection is restored
-/// by id however the list is filtered (the model-association rule).
+/// chapter), Enter to open one, `f` to star one, `F` for the starred ones. Rows are keyed by
+/// character id, so the selection is restored by id however the list is filtered (the
+/// model-association rule).
 public final class CharacterListScreen: ListScreen {
     public static let restorationID = "CharacterList"
     /// The tab, named by its title.
@@ -12,6 +13,8 @@ public final class CharacterListScreen: ListScreen {
     /// What the tab was saved under before it was named by its title.
     public static let formerNavigationRestorationIDs = ["CharacterNav"]
     let context: CharactersContext
+    /// Set when the last star could not reach the disk.
+    public private(set) var saveError: String?
 
     public init(context: CharactersContext) {
         self.context = context
@@ -20,15 +23,19 @@ public final class CharacterListScreen: ListScreen {
     }
 
     static func items(_ context: CharactersContext) -> [ListItem] {
-        context.catalog.characters.map { item(for: $0, otherVersions: context.notes.otherVersions(for: $0.id).count) }
+        context.catalog.characters.map {
+            item(for: $0, otherVersions: context.notes.otherVersions(for: $0.id).count, isFavourite: context.favourites.contains($0.id))
+        }
     }
 
     /// A character whose note was saved differently in another window at the same time says so,
-    /// so the user finds the versions to settle.
-    static func item(for character: BookCharacter, otherVersions: Int = 0) -> ListItem {
+    /// so the user finds the versions to settle. "favourite" is a word, not a glyph, so `/fav`
+    /// finds the starred ones and an ASCII terminal shows it as it is.
+    static func item(for character: BookCharacter, otherVersions: Int = 0, isFavourite: Bool = false) -> ListItem {
         let aliases = character.aliases.isEmpty ? "" : " · " + character.aliases.joined(separator: ", ")
         let versions = otherVersions == 0 ? "" : " · note saved \(otherVersions + 1) ways"
-        return ListItem(id: character.id, title: character.name, detail: "ch. \(character.firstChapter)" + versions + aliases)
+        let favourite = isFavourite ? " · favourite" : ""
+        return ListItem(id: character.id, title: character.name, detail: "ch. \(character.firstChapter)" + favourite + versions + aliases)
     }
 
     /// Coming back from a detail (or another tab), the rows show the notes as saved now.
@@ -52,6 +59,32 @@ public final class CharacterListScreen: ListScreen {
     public func open(id: String) {
         guard let character = context.catalog.character(id: id), let navigation = parent as? NavigationStack else { return }
         navigation.push(CharacterDetailScreen(character: character, context: context))
+    }
+
+    /// Pushes the starred characters onto the navigation stack this list is the root of.
+    public func openFavourites() {
+        (parent as? NavigationStack)?.push(CharacterFavouritesScreen(context: context))
+    }
+
+    func toggleFavouriteOfSelected() {
+        guard let id = selectedItem?.id else { return }
+        saveError = context.saveFavourite(!context.favourites.contains(id), for: id)
+        items = Self.items(context)
+    }
+
+    public override var messages: [String] { saveError.map { [$0] } ?? [] }
+
+    public override var keyBindings: [KeyBinding] {
+        var bindings = super.keyBindings
+        guard !state.isEditingFilter, context.catalogError == nil else { return bindings }
+        // The bar keeps room for the tab keys: `f` is in the help, and the empty favourites say it.
+        if selectedItem != nil {
+            bindings.append(KeyBinding(.character("f"), help: "Star: add to or take off your favourites", showsInHintBar: false) { [unowned self] in
+                self.toggleFavouriteOfSelected()
+            })
+        }
+        bindings.append(KeyBinding(.character("F"), help: "Favourites: the characters you starred") { [unowned self] in self.openFavourites() })
+        return bindings
     }
 
     /// The tab: a navigation stack ("Characters") over the list ("CharacterList").
