@@ -39,6 +39,8 @@ public final class SettingsScreen: Screen {
 
     /// The restoration identifier of the root pane.
     public static let rootRestorationIdentifier = "Settings"
+    /// The navigation stack the panes are pushed on, which `makeRoot` builds.
+    public static let navigationRestorationID = "SettingsStack"
 
     /// "Settings" for the root pane, "SettingsPane.<File>" for a child pane.
     public static func restorationIdentifier(forPane name: String) -> String {
@@ -58,7 +60,7 @@ public final class SettingsScreen: Screen {
     public static func makeRoot(bundle: SettingsBundle, store: PreferenceStore, formats: SettingFormats = .none,
                                 rowKeys: [String: [SettingsRowKey]] = [:]) -> NavigationStack {
         bundle.registerDefaults(in: store)
-        return NavigationStack(root: SettingsScreen(bundle: bundle, store: store, formats: formats, rowKeys: rowKeys), restorationIdentifier: "SettingsStack")
+        return NavigationStack(root: SettingsScreen(bundle: bundle, store: store, formats: formats, rowKeys: rowKeys), restorationIdentifier: navigationRestorationID)
     }
 
     /// The pane named `paneName` ("Root" or a child pane's File); an unknown name shows an
@@ -108,13 +110,13 @@ public final class SettingsScreen: Screen {
     /// secure field, or a draft holding an address with a password in it (a half-typed
     /// `postgres://user:secret@…` for the sync server), whose text is never written anywhere.
     public override func encodeRestorableState(with coder: KeyedArchiver) throws {
-        try coder.encode(state.selectedRowID, forKey: "selectedRowID")
-        coder.encode(state.scrollOffset, forKey: "scrollOffset")
+        try coder.encode(state.selectedRowID, forKey: SavedKey.selectedRowID)
+        coder.encode(state.scrollOffset, forKey: SavedKey.scrollOffset)
         if let key = state.editingKey, let field = textField(forKey: key), !field.isSecure,
            !URLPassword.isPresent(in: state.editingText) {
-            try coder.encode(key, forKey: "editingKey")
-            try coder.encode(state.editingText, forKey: "editingText")
-            coder.encode(state.editingCursor, forKey: "editingCursor")
+            try coder.encode(key, forKey: SavedKey.editingKey)
+            try coder.encode(state.editingText, forKey: SavedKey.editingText)
+            coder.encode(state.editingCursor, forKey: SavedKey.editingCursor)
         }
     }
 
@@ -122,11 +124,11 @@ public final class SettingsScreen: Screen {
     /// is gone from the schema is dropped.
     public override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
         apply(SettingsPaneState(
-            selectedRowID: try coder.decodeObject(of: String.self, forKey: "selectedRowID"),
-            scrollOffset: max(0, try coder.decodeInteger(forKey: "scrollOffset")),
-            editingKey: try coder.decodeObject(of: String.self, forKey: "editingKey"),
-            editingText: try coder.decodeObject(of: String.self, forKey: "editingText") ?? "",
-            editingCursor: try coder.decodeInteger(forKey: "editingCursor")))
+            selectedRowID: try coder.decodeObject(of: String.self, forKey: SavedKey.selectedRowID),
+            scrollOffset: max(0, try coder.decodeInteger(forKey: SavedKey.scrollOffset)),
+            editingKey: try coder.decodeObject(of: String.self, forKey: SavedKey.editingKey),
+            editingText: try coder.decodeObject(of: String.self, forKey: SavedKey.editingText) ?? "",
+            editingCursor: try coder.decodeInteger(forKey: SavedKey.editingCursor)))
     }
 
     // MARK: state
