@@ -40,6 +40,8 @@ public final class CharacterBook: @unchecked Sendable {
     private var state = State.idle
     /// Characters a first frame searched for ahead of the whole search, while it is pending.
     private var earlyResults: [String: EarlyResult] = [:]
+    /// The character the background search takes first, for the screen a launch will show.
+    private var searchedFirst: String?
 
     private struct EarlyResult {
         var mentions: [Int: Int]
@@ -80,8 +82,13 @@ public final class CharacterBook: @unchecked Sendable {
         }
     }
 
-    /// Starts the search if the book is there and nobody has yet.
-    public func beginSearching() { _ = status(for: "") }
+    /// Starts the search if the book is there and nobody has yet. With `first`, that
+    /// character is searched before the others and its chapters are known as soon as it is
+    /// done: what a restored detail's first frame waits for.
+    public func beginSearching(first: String? = nil) {
+        if let first { lock.withLock { if case .idle = state { searchedFirst = first } } }
+        _ = status(for: first ?? "")
+    }
 
     /// Makes `id`'s chapters known within `timeout` seconds if it can, for a first frame. The
     /// frame needs one character, so only that one is searched here, on the caller's thread
@@ -91,6 +98,16 @@ public final class CharacterBook: @unchecked Sendable {
     public func waitForSearch(for id: String, upTo timeout: TimeInterval) -> Bool {
         guard case .searching = status(for: id) else { return true }
         let deadline = Deadline.after(seconds: timeout)
+        if lock.withLock({ searchedFirst == id && isWorking(state) }) {
+            // The background has begun, with this character first: waiting for it beats
+            // searching again here. (Not begun yet, it might not start before the deadline.)
+            lock.lock()
+            defer { lock.unlock() }
+            while isPending(state) && earlyResults[id] == nil {
+                guard lock.wait(until: deadline) else { return false }
+            }
+            return true
+        }
         if !deadline.hasPassed, isSmallEnoughToSearchNow(), let early = searchOne(id, until: deadline) {
             lock.withLock { earlyResults[id] = early }
             return true
@@ -136,6 +153,11 @@ public final class CharacterBook: @unchecked Sendable {
         }
     }
 
+    private func isWorking(_ state: State) -> Bool {
+        if case .working = state { return true }
+        return false
+    }
+
     private func isPending(_ state: State) -> Bool {
         switch state {
         case .queued, .working: true
@@ -162,7 +184,15 @@ public final class CharacterBook: @unchecked Sendable {
         do {
             let document = try BookLoader.load(path: url.path)
             var all: [String: [Int: Int]] = [:]
-            for character in catalog.characters {
+            if let first = lock.withLock({ searchedFirst }), let character = catalog.characters.first(where: { $0.id == first }) {
+                let mentions = CharacterAppearances.find(names: character.searchNames, in: document)
+                all[first] = mentions
+                lock.withLock {
+                    earlyResults[first] = EarlyResult(mentions: mentions, chapterCount: document.chapters.count)
+                    lock.broadcast()
+                }
+            }
+            for character in catalog.characters where all[character.id] == nil {
                 if let deadline, deadline.hasPassed { return nil }
                 all[character.id] = CharacterAppearances.find(names: character.searchNames, in: document)
             }

@@ -35,9 +35,9 @@ public final class CharacterDetailScreen: Screen {
         super.init(title: character.name, restorationIdentifier: Self.restorationID)
         restorationClassName = Self.restorationClass
         adopt(editor)
-        // The search starts now, on the other core, while the rest of a restored launch builds
-        // its screens: by the first frame it has often finished.
-        context.book.beginSearching()
+        // The search starts now, on the other core, with this character first, while the rest
+        // of a restored launch builds its screens: by the first frame its chapters are known.
+        context.book.beginSearching(first: character.id)
     }
 
     /// The note as saved in the store (not the draft being typed).
