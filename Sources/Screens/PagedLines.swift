@@ -1,9 +1,12 @@
 /// A wrapped line's place: the block of the text it was laid out in (a byte offset) and its
 /// index there. A text laid out whole is one block at 0.
 public struct LinePosition: Hashable, Sendable {
+    /// The UTF-8 offset of the block the line was laid out in.
     public var blockStart: Int
+    /// The line's index among the block's lines, from 0.
     public var index: Int
 
+    /// The line `index` of the block that starts at `blockStart`.
     public init(blockStart: Int, index: Int) {
         self.blockStart = blockStart
         self.index = index
@@ -19,7 +22,9 @@ public protocol PagedLines: AnyObject {
     func position(of offset: Int) -> LinePosition?
     /// Where the line at `position` starts.
     func start(of position: LinePosition) -> Int
+    /// The line after `position`, crossing into the next block; nil after the last line.
     func next(_ position: LinePosition) -> LinePosition?
+    /// The line before `position`, crossing into the block before; nil before the first line.
     func previous(_ position: LinePosition) -> LinePosition?
     /// The last line; nil for an empty text.
     var last: LinePosition? { get }

@@ -9,6 +9,8 @@ import Terminal
 /// (a book too big to hold as a string) gives its lines through `pagedLines()` and draws its
 /// own page; the motion, the keys and the place stay here.
 open class PagerScreen: Screen {
+    /// The text paged through when no subclass lays out its own; setting it goes back to the
+    /// top and redraws.
     public var text: String {
         didSet {
             wrapped = nil
@@ -20,6 +22,7 @@ open class PagerScreen: Screen {
     public var anchor = 0
     /// The geometry of the last frame (keys before the first frame use these).
     public private(set) var textWidth = 72
+    /// Rows of text a page shows, from the last frame.
     public private(set) var pageHeight = 20
     /// How a page moves; scrolling unless the subclass turns pages.
     public var paging = Paging.scrolling
@@ -77,8 +80,11 @@ open class PagerScreen: Screen {
         ] + motionKeys.bindings { [unowned self] in self.go($0) }
     }
 
+    /// The pager's keys (``pagerBindings``); a subclass adds its own to these.
     open override var keyBindings: [KeyBinding] { pagerBindings }
 
+    /// Turns the mouse wheel into motion (a page per notch when ``wheelTurnsPages``), and
+    /// hands every other event to ``Screen/handle(_:)``.
     open override func handle(_ event: Event) throws -> Bool {
         if case .mouse(let mouse) = event {
             guard let motion = Motion(wheel: mouse) else { return false }
@@ -114,10 +120,12 @@ open class PagerScreen: Screen {
         }
     }
 
+    /// Saves the place: ``anchorOffset``.
     open override func encodeRestorableState(with coder: KeyedArchiver) throws {
         coder.encode(anchorOffset, forKey: SavedKey.anchorOffset)
     }
 
+    /// Restores the place, snapped to a character boundary inside the text.
     open override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
         anchorOffset = try coder.decodeInteger(forKey: SavedKey.anchorOffset)
     }
@@ -129,6 +137,8 @@ open class PagerScreen: Screen {
         return "\(last * 100 / wrapped.count)%"
     }
 
+    /// Draws the page of ``text`` at the place, with a margin each side, and takes the
+    /// canvas's size as the page's for the next keys.
     open override func draw(in canvas: Canvas) {
         let margin = canvas.width >= 60 ? 2 : 1
         adoptPageSize(width: canvas.width - 2 * margin, height: canvas.height)

@@ -10,6 +10,8 @@ public struct Paging: Hashable, Sendable {
     /// or turns to whatever is left, as a book's last page may be short.
     public var stopsAtLastPage: Bool
 
+    /// A way of moving that keeps `keptLines` of a page on the next and stops at the last full
+    /// page when `stopsAtLastPage`.
     public init(keptLines: Int, stopsAtLastPage: Bool) {
         self.keptLines = keptLines
         self.stopsAtLastPage = stopsAtLastPage

@@ -10,6 +10,7 @@ import Platform
 /// thread, where screens take the news from wherever the worker left it. Safe from any thread;
 /// several posts before the loop wakes arrive as one event.
 public enum Wakeup {
+    /// Wakes the run loop: one flag and one byte down the wake pipe, both async-signal-safe.
     public static func post() {
         SignalFlags.pending.bitwiseOr(SignalFlags.wake, ordering: .acquiringAndReleasing)
         WakePipe.wake(writeEnd: SignalFlags.wakeWrite.load(ordering: .relaxed))
