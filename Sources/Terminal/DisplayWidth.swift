@@ -14,6 +14,9 @@ public enum DisplayWidth {
         let scalars = character.unicodeScalars
         guard let first = scalars.first else { return 0 }
         if first.value < 0x300 { return 1 }  // fast path: Latin text, and the C0/C1 stand-ins
+        // Box drawing, block elements and braille (the map, rules, borders): one column, no
+        // stand-in and no emoji among them, so every map cell skips the property tables.
+        if (0x2500...0x259F).contains(first.value) || (0x2800...0x28FF).contains(first.value) { return 1 }
         if SafeText.standIn(for: character) != nil { return 1 }
         if isZeroWidth(first) { return 0 }
         if isWide(first) { return 2 }

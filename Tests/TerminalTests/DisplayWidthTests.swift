@@ -15,6 +15,19 @@ struct DisplayWidthTests {
         #expect(DisplayWidth.of(Character(text)) == expected)
     }
 
+    /// The one-column shortcut for box drawing, block elements and braille holds only while no
+    /// scalar there is an emoji, a mark, a format character or East Asian wide: checked against
+    /// the Unicode tables the general rules read.
+    @Test func boxDrawingBlocksAndBrailleAreOneColumnByTheGeneralRules() {
+        for value in Array(0x2500...0x259F) + Array(0x2800...0x28FF) {
+            let scalar = Unicode.Scalar(UInt32(value))!
+            #expect(!scalar.properties.isEmojiPresentation && !scalar.properties.isEmoji, "U+\(String(value, radix: 16))")
+            #expect(![.nonspacingMark, .enclosingMark, .format].contains(scalar.properties.generalCategory), "U+\(String(value, radix: 16))")
+            #expect(DisplayWidth.of(Character(scalar)) == 1)
+            #expect(DisplayWidth.of(Character(String(scalar) + "\u{301}")) == 1, "with a combining mark")
+        }
+    }
+
     @Test func stringWidthSumsGraphemes() {
         #expect(DisplayWidth.of("hello") == 5)
         #expect(DisplayWidth.of("世界") == 4)
