@@ -33,7 +33,7 @@ final class MapDataLoader: @unchecked Sendable {
     func start(_ job: Job) {
         let catalog = self.catalog
         condition.withLock { _ = running.insert(job) }
-        let started = startThread(name: "wonderland-map") { [self] in
+        let work: @Sendable () -> Void = { [self] in
             let outcome = Self.run(job, catalog: catalog)
             condition.withLock { finished.append(outcome) }
             notify()
@@ -43,13 +43,8 @@ final class MapDataLoader: @unchecked Sendable {
                 condition.broadcast()
             }
         }
-        if !started {
-            // Without a thread the job runs here: slower, but the map still comes.
-            let outcome = Self.run(job, catalog: catalog)
-            condition.withLock { finished.append(outcome) }
-            notify()
-            condition.withLock { _ = running.remove(job) }
-        }
+        // Without a thread the job runs here: slower, but the map still comes.
+        if !startThread(name: "wonderland-map", work) { work() }
     }
 
     private static func run(_ job: Job, catalog: MapDataCatalog) -> Outcome {
