@@ -90,31 +90,27 @@ public final class CharacterBook: @unchecked Sendable {
         _ = status(for: first ?? "")
     }
 
-    /// Makes `id`'s chapters known within `timeout` seconds if it can, for a first frame. The
-    /// frame needs one character, so only that one is searched here, on the caller's thread
-    /// (books up to `firstFrameSearchLimit`); the background goes on finding the others. A
-    /// bigger book is waited for, as long. Returns false when the chapters are still unknown.
+    /// Makes `id`'s chapters known within `timeout` seconds if it can, for a first frame. When
+    /// the background has begun with this character first, its answer is waited for;
+    /// otherwise only this character is searched here, on the caller's thread (books up to
+    /// `firstFrameSearchLimit`), while the background goes on finding the others. A bigger
+    /// book is waited for, as long. Returns false when the chapters are still unknown.
     @discardableResult
     public func waitForSearch(for id: String, upTo timeout: TimeInterval) -> Bool {
         guard case .searching = status(for: id) else { return true }
         let deadline = Deadline.after(seconds: timeout)
-        if lock.withLock({ searchedFirst == id && isWorking(state) }) {
-            // The background has begun, with this character first: waiting for it beats
-            // searching again here. (Not begun yet, it might not start before the deadline.)
-            lock.lock()
-            defer { lock.unlock() }
-            while isPending(state) && earlyResults[id] == nil {
-                guard lock.wait(until: deadline) else { return false }
-            }
+        // Not begun yet, the background might not start before the deadline: search here.
+        let backgroundTakesItFirst = lock.withLock { () -> Bool in
+            guard searchedFirst == id, case .working = state else { return false }
             return true
         }
-        if !deadline.hasPassed, isSmallEnoughToSearchNow(), let early = searchOne(id, until: deadline) {
+        if !backgroundTakesItFirst, !deadline.hasPassed, isSmallEnoughToSearchNow(), let early = searchOne(id, until: deadline) {
             lock.withLock { earlyResults[id] = early }
             return true
         }
         lock.lock()
         defer { lock.unlock() }
-        while isPending(state) {
+        while isPending(state) && earlyResults[id] == nil {
             guard lock.wait(until: deadline) else { return false }
         }
         return true
@@ -151,11 +147,6 @@ public final class CharacterBook: @unchecked Sendable {
         } else {
             runIfUnclaimed()
         }
-    }
-
-    private func isWorking(_ state: State) -> Bool {
-        if case .working = state { return true }
-        return false
     }
 
     private func isPending(_ state: State) -> Bool {
