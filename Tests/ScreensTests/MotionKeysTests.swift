@@ -7,9 +7,8 @@ import Terminal
 /// The same motion keys in every list, pager and overlay, from the bytes terminals send.
 @Suite("Motion keys everywhere")
 struct MotionKeysTests {
-    static let everyMotionKey: [Key] = [.up, .down, .pageUp, .pageDown, .home, .end, .control("a"), .control("e")]
-    static let tmuxHome: [UInt8] = Array("\u{1B}[1~".utf8)
-    static let tmuxEnd: [UInt8] = Array("\u{1B}[4~".utf8)
+    static let tmuxHome = MotionKeyCheck.tmuxHome
+    static let tmuxEnd = MotionKeyCheck.tmuxEnd
 
     /// Every screen that lists or scrolls, as a new one would be built: each must answer to
     /// every motion key, which it gets by asking `MotionKeys` for its bindings.
@@ -22,14 +21,16 @@ struct MotionKeysTests {
         ]
     }
 
+    @Test func theCheckNamesEveryMotionKeyAScreenLacks() {
+        let problems = MotionKeyCheck.problems(of: Screen(title: "Plain"), named: "plain")
+        #expect(problems.count == MotionKeyCheck.everyMotionKey.count + 1, "\(problems)")
+        #expect(problems.contains("plain lacks ^A"))
+    }
+
     @Test("each list, pager and overlay binds ↑↓, PgUp/PgDn, Home/End and ^A/^E, and lists them in its help")
     func everyScreenHasEveryMotionKey() {
         for (name, screen) in Self.everyScrollingScreen() {
-            let bound = Set(screen.keyBindings.flatMap(\.keys))
-            for key in Self.everyMotionKey {
-                #expect(bound.contains(key), "\(name) lacks \(key.displayName)")
-            }
-            #expect(screen.keyBindings.contains { $0.label == "Home/End" && $0.help.contains("^A/^E") }, "\(name)")
+            MotionKeyCheck.expectEveryMotionKey(screen, named: name)
         }
     }
 

@@ -11,9 +11,8 @@ import Testing
 /// and overlays, from the bytes terminals send.
 @Suite("Motion keys in the settings screens")
 struct SettingsMotionKeysTests {
-    static let everyMotionKey: [Key] = [.up, .down, .pageUp, .pageDown, .home, .end, .control("a"), .control("e")]
-    static let tmuxHome: [UInt8] = Array("\u{1B}[1~".utf8)
-    static let tmuxEnd: [UInt8] = Array("\u{1B}[4~".utf8)
+    static let tmuxHome = MotionKeyCheck.tmuxHome
+    static let tmuxEnd = MotionKeyCheck.tmuxEnd
 
     static func choices(_ count: Int) -> SettingsChoices {
         let titles = (1...count).map { "Choice \($0)" }
@@ -39,11 +38,7 @@ struct SettingsMotionKeysTests {
     @Test("the choice picker and a settings pane bind ↑↓, PgUp/PgDn, Home/End and ^A/^E, and list them in their help")
     func everyScreenHasEveryMotionKey() {
         for (name, screen) in Self.everyScrollingScreen() {
-            let bound = Set(screen.keyBindings.flatMap(\.keys))
-            for key in Self.everyMotionKey {
-                #expect(bound.contains(key), "\(name) lacks \(key.displayName)")
-            }
-            #expect(screen.keyBindings.contains { $0.label == "Home/End" && $0.help.contains("^A/^E") }, "\(name)")
+            MotionKeyCheck.expectEveryMotionKey(screen, named: name)
         }
     }
 
