@@ -76,7 +76,7 @@ let package = Package(
         ]),
         // The fronts: each knows its own world and draws through Screens; neither imports the other.
         .target(name: "MapFront", dependencies: ["Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "Platform"]),
-        .target(name: "BookFront", dependencies: ["Screens", "Settings", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "FileSafety", "Platform", "CZlib"]),
+        .target(name: "BookFront", dependencies: ["Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "FileSafety", "Platform", "CZlib"]),
         .target(name: "WonderlandApp", dependencies: ["Screens", "Settings", "Terminal", "TextSafety", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "FileSafety",
                                                       "MapFront", "BookFront", "Cloud", "CloudServer", "Platform"]),
         .executableTarget(

@@ -33,24 +33,6 @@ static inline attr_t wl_attr_dim(void) { return A_DIM; }
 static inline attr_t wl_attr_normal(void) { return A_NORMAL; }
 static inline int wl_ccharw_max(void) { return CCHARW_MAX; }
 
-// What keeps terminal `name` from showing the app, checked before curses takes the screen.
-// setupterm with a status pointer reports an unknown terminal instead of printing and exiting
-// the way initscr would; a generic type (dumb) or a hardcopy one has no cursor addressing.
-#define WL_TERMINAL_USABLE 0
-#define WL_TERMINAL_UNKNOWN 1
-#define WL_TERMINAL_HARDCOPY 2
-#define WL_TERMINAL_NO_CURSOR_ADDRESSING 3
-static inline int wl_terminal_problem(const char *name) {
-    int status = 0;
-    if (setupterm(name, 1, &status) != OK) return WL_TERMINAL_UNKNOWN;
-    const char *address = tigetstr("cup");
-    int problem = WL_TERMINAL_USABLE;
-    if (tigetflag("hc") > 0) problem = WL_TERMINAL_HARDCOPY;
-    else if (tigetflag("gn") > 0 || address == NULL || address == (const char *)-1) problem = WL_TERMINAL_NO_CURSOR_ADDRESSING;
-    del_curterm(cur_term);
-    return problem;
-}
-
 // True when the current terminal's terminfo entry has mouse reports (kmous), as curses decides.
 static inline int wl_has_mouse(void) {
     const char *mouse = tigetstr("kmous");
@@ -72,14 +54,13 @@ static inline int wl_append_capability(const char *capability, char *out, int us
     return used;
 }
 
-// The bytes that give terminal `name` back to the shell when the process dies without curses'
-// help: CAN first (it ends an escape sequence curses may have been half-way through writing),
-// mouse reports off (when the app turned them on), bracketed paste off, plain attributes, normal cursor
-// and keys, the main screen. Without an alternate screen the cursor goes to a fresh line
-// instead. Returns the length written to out, 0 when terminfo does not know `name`.
-static inline int wl_reset_sequence(const char *name, char *out, int capacity) {
-    int status = 0;
-    if (capacity < 1 || setupterm(name, 1, &status) != OK) return 0;
+// The bytes that give the current terminal back to the shell when the process dies without
+// curses' help: CAN first (it ends an escape sequence curses may have been half-way through
+// writing), mouse reports off (when the app turned them on), bracketed paste off, plain
+// attributes, normal cursor and keys, the main screen. Without an alternate screen the cursor
+// goes to a fresh line instead. Returns the length written to out.
+static inline int wl_write_reset_sequence(char *out, int capacity) {
+    if (capacity < 1) return 0;
     int used = 0;
     out[used++] = 0x18;
     if (wl_has_mouse()) {
@@ -97,8 +78,29 @@ static inline int wl_reset_sequence(const char *name, char *out, int capacity) {
     if (used == before) {
         for (const char *p = "\r\n"; *p != 0 && used < capacity; p++) out[used++] = *p;
     }
-    del_curterm(cur_term);
     return used;
+}
+
+// What keeps terminal `name` from showing the app, checked before curses takes the screen;
+// for a usable one, also the bytes that give it back (wl_write_reset_sequence) in reset, their
+// length in reset_length. One read of the terminfo entry serves both (newterm reads its own).
+// setupterm with a status pointer reports an unknown terminal instead of printing and exiting
+// the way initscr would; a generic type (dumb) or a hardcopy one has no cursor addressing.
+#define WL_TERMINAL_USABLE 0
+#define WL_TERMINAL_UNKNOWN 1
+#define WL_TERMINAL_HARDCOPY 2
+#define WL_TERMINAL_NO_CURSOR_ADDRESSING 3
+static inline int wl_terminal_problem(const char *name, char *reset, int capacity, int *reset_length) {
+    int status = 0;
+    *reset_length = 0;
+    if (setupterm(name, 1, &status) != OK) return WL_TERMINAL_UNKNOWN;
+    const char *address = tigetstr("cup");
+    int problem = WL_TERMINAL_USABLE;
+    if (tigetflag("hc") > 0) problem = WL_TERMINAL_HARDCOPY;
+    else if (tigetflag("gn") > 0 || address == NULL || address == (const char *)-1) problem = WL_TERMINAL_NO_CURSOR_ADDRESSING;
+    if (problem == WL_TERMINAL_USABLE) *reset_length = wl_write_reset_sequence(reset, capacity);
+    del_curterm(cur_term);
+    return problem;
 }
 
 // newterm on the process's own stdin/stdout (C's stdio globals are off limits to Swift 6).

@@ -68,7 +68,7 @@ public enum AtomicFile {
     /// names removed.
     @discardableResult
     public static func removeStaleTemporaries(in folder: URL) -> [String] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return [] }
+        guard let names = folderNames(folder.path) else { return [] }
         var removed: [String] = []
         for name in names where name.hasPrefix(".") {
             guard let marker = name.ranges(of: ".tmp-").last,

@@ -89,7 +89,8 @@ public struct RestorationFiles: Sendable {
     // Date.ISO8601FormatStyle): the format style's first use instantiates its generic machinery,
     // about 5% of the main thread's work before the first frame; ISO8601DateFormatter loads
     // time-zone data besides.
-    static func stamp(_ date: Date) -> String { ISO8601Date.format(date) ?? date.formatted(.iso8601) }
+    /// A moment as ISO 8601 text in UTC, as the log and the launch summary write it.
+    public static func stamp(_ date: Date) -> String { ISO8601Date.format(date) ?? date.formatted(.iso8601) }
 
     /// Not fsynced: the marker guards against a process that dies while restoring, and what
     /// a process wrote before dying is in the page cache for the next one. A power loss during

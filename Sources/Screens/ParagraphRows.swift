@@ -27,9 +27,41 @@ struct ParagraphRows: Equatable {
     let endOffset: Int
     let endCluster: Int
 
-    init(_ paragraph: String, width: Int) {
-        let width = max(1, width)
-        self.width = width
+    /// `readingASCIIAsBytes: false` reads every cluster the slow way, so tests can check the
+    /// ASCII shortcut against it.
+    init(_ paragraph: String, width: Int, readingASCIIAsBytes: Bool = true) {
+        var cutter = RowCutter(width: max(1, width))
+        var text = paragraph
+        text.makeContiguousUTF8()
+        _ = text.utf8.withContiguousStorageIfAvailable { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let byte = bytes[offset]
+                let next: UInt8 = offset + 1 < bytes.count ? bytes[offset + 1] : 0
+                // Two ASCII characters in a row are two clusters of one column each (CR LF
+                // is the one pair that is a single cluster), so most drafts skip grapheme
+                // breaking and the width tables altogether.
+                if readingASCIIAsBytes && byte < 0x80 && next < 0x80 && !(byte == 0x0D && next == 0x0A) {
+                    cutter.take(length: 1, width: 1, isSpace: byte == 0x20 || byte == 0x09)
+                    offset += 1
+                } else {
+                    let character = text[TextEditorState.index(ofUTF8: offset, in: text)]
+                    let length = character.utf8.count
+                    cutter.take(length: length, width: DisplayWidth.of(character), isSpace: Self.isSpace(character))
+                    offset += length
+                }
+            }
+        }
+        cutter.finish()
+        self.width = cutter.width
+        self.rows = cutter.rows
+        endOffset = cutter.offset
+        endCluster = cutter.cluster
+    }
+
+    /// Cuts a paragraph into rows as its clusters are read one by one.
+    private struct RowCutter {
+        let width: Int
         var rows = [Row(offset: 0, cluster: 0)]
         var used = 0
         // Whether the current row holds a word or a wide character yet (indentation is not one).
@@ -38,17 +70,19 @@ struct ParagraphRows: Equatable {
         // a piece came before it on that row (only then can it move to a new row).
         var word: (row: Row, usedBefore: Int, movable: Bool)?
         var offset = 0, cluster = 0
-        for character in paragraph {
-            let length = character.utf8.count
+
+        init(width: Int) { self.width = width }
+
+        /// Reads the next cluster: `length` UTF-8 bytes taking `w` columns.
+        mutating func take(length: Int, width w: Int, isSpace: Bool) {
             defer { offset += length; cluster += 1 }
             let here = Row(offset: offset, cluster: cluster)
-            if Self.isSpace(character) {
+            if isSpace {
                 word = nil
                 // A space that does not fit hangs at the end of its row.
                 if used < width { used += 1 }
-                continue
+                return
             }
-            let w = DisplayWidth.of(character)
             if w == 2 {
                 // A wide character is a piece of its own: a break may come before and after it.
                 word = nil
@@ -58,7 +92,7 @@ struct ParagraphRows: Equatable {
                 }
                 used += w
                 rowHasPiece = true
-                continue
+                return
             }
             if word == nil { word = (here, used, rowHasPiece) }
             if used + w > width, let start = word {
@@ -78,10 +112,11 @@ struct ParagraphRows: Equatable {
             used += w
             rowHasPiece = true
         }
-        endOffset = offset
-        endCluster = cluster
-        if used >= width && offset > 0 { rows.append(Row(offset: offset, cluster: cluster)) }
-        self.rows = rows
+
+        /// A paragraph whose last row is full gets an empty row for the cursor at its end.
+        mutating func finish() {
+            if used >= width && offset > 0 { rows.append(Row(offset: offset, cluster: cluster)) }
+        }
     }
 
     static func isSpace(_ character: Character) -> Bool { character == " " || character == "\t" }

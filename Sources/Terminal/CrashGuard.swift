@@ -33,7 +33,7 @@ enum CrashGuard {
 
     // Constants and atomics only: the handler must not touch a Swift `var` global, whose
     // access checks may set up per-thread state (and allocate) on the thread a signal lands on.
-    private static let resetCapacity = 256
+    static let resetCapacity = 256
     nonisolated(unsafe) private static let savedModes = UnsafeMutablePointer<termios>.allocate(capacity: 1)
     nonisolated(unsafe) private static let resetBytes = UnsafeMutablePointer<UInt8>.allocate(capacity: resetCapacity)
     private static let resetCount = Atomic<Int>(0)
@@ -42,12 +42,12 @@ enum CrashGuard {
     /// give back (after `restore`, or while suspended, the shell has the terminal).
     private static let ownsScreen = Atomic<Bool>(false)
 
-    /// Call once, before curses changes the terminal modes, with the terminal's name.
-    static func arm(terminalName: String) {
+    /// Call once, before curses changes the terminal modes, with the bytes that give the
+    /// terminal back (`wl_terminal_problem` makes them; at most `resetCapacity` are kept).
+    static func arm(resetSequence: [UInt8]) {
         guard !armed.load(ordering: .acquiring), tcgetattr(STDIN_FILENO, savedModes) == 0 else { return }
-        let count = resetBytes.withMemoryRebound(to: CChar.self, capacity: resetCapacity) {
-            Int(wl_reset_sequence(terminalName, $0, Int32(resetCapacity)))
-        }
+        let count = min(resetSequence.count, resetCapacity)
+        for index in 0..<count { resetBytes[index] = resetSequence[index] }
         resetCount.store(count, ordering: .releasing)
         _ = ownsScreen.load(ordering: .relaxed)  // made before any handler can run
         armed.store(true, ordering: .releasing)

@@ -37,14 +37,16 @@ public final class NcursesTerminal: Terminal {
         setlocale(LC_ALL, "")
         let termName = environment["TERM"] ?? ""
         guard !termName.isEmpty else { throw TerminalError.unknownTerminalType(termName) }
-        switch wl_terminal_problem(termName) {
+        var reset = [CChar](repeating: 0, count: CrashGuard.resetCapacity)
+        var resetLength: Int32 = 0
+        switch wl_terminal_problem(termName, &reset, Int32(reset.count), &resetLength) {
         case WL_TERMINAL_USABLE: break
         case WL_TERMINAL_HARDCOPY: throw TerminalError.unsuitableTerminal(termName, missing: "screen (it is a hardcopy terminal)")
         case WL_TERMINAL_NO_CURSOR_ADDRESSING: throw TerminalError.unsuitableTerminal(termName, missing: "cursor addressing")
         default: throw TerminalError.unknownTerminalType(termName)
         }
 
-        CrashGuard.arm(terminalName: termName)
+        CrashGuard.arm(resetSequence: reset.prefix(Int(resetLength)).map { UInt8(bitPattern: $0) })
         SignalFlags.install()  // before newterm, so curses leaves SIGWINCH and SIGTSTP to us
         CrashGuard.cursesTookScreen()  // newterm already switches to the alternate screen
         StderrCapture.begin()

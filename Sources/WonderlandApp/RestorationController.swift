@@ -155,7 +155,7 @@ public final class RestorationController: ApplicationLifecycleObserver {
     }
 
     static func describe(_ header: RestorationHeader) -> String {
-        "\(header.timestamp.formatted(.iso8601)) by \(header.appVersion) at \(header.terminalColumns)×\(header.terminalRows)"
+        "\(RestorationFiles.stamp(header.timestamp)) by \(header.appVersion) at \(header.terminalColumns)×\(header.terminalRows)"
     }
 
     // MARK: saving

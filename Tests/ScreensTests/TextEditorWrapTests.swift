@@ -54,6 +54,22 @@ struct ParagraphRowsTests {
         #expect(rows.place(atX: 30, inRow: 1, of: text) == .init(offset: 12, cluster: 7))  // before the space that ends the row
         #expect(rows.place(atX: 30, inRow: 2, of: text) == .init(offset: 14, cluster: 9))  // the paragraph's end
     }
+
+    @Test func theASCIIShortcutCutsAsReadingEveryClusterDoes() {
+        // ASCII next to combining marks, CR LF, tabs, wide and emoji clusters: wherever the
+        // shortcut hands over to the slow path, the rows must be the same.
+        let pieces = ["a", "b", " ", "  ", "\t", "e\u{301}", "\r\n", "\r", "世", "👍🏽", "é", "word", "x\u{20DD}", "\u{1}"]
+        var generator = SeededGenerator(state: 21)
+        for _ in 0..<400 {
+            let text = (0..<Int.random(in: 0...40, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            for width in [1, 2, 3, 5, 8, 13] {
+                let fast = ParagraphRows(text, width: width)
+                let slow = ParagraphRows(text, width: width, readingASCIIAsBytes: false)
+                #expect(fast == slow, "\(text.debugDescription) at \(width)")
+                #expect(fast.endCluster == text.count && fast.endOffset == text.utf8.count)
+            }
+        }
+    }
 }
 
 @Suite("TextEditor: layout and cursor at every size")

@@ -1,37 +1,23 @@
 import FileSafety
 import FoundationEssentials
-import Settings
+import Platform
 
 extension CharacterCatalog {
     public static let fileName = "Characters.plist"
 
-    /// Where the character list is on disk, found the way the settings bundle is:
-    /// `$WONDERLAND_RESOURCES/Characters.plist` when the variable is set (returned even when
-    /// missing, so the error names it rather than another copy quietly showing), else walking up
-    /// from the executable for `Resources/Characters.plist` (a checkout) or
-    /// `share/wonderland/Characters.plist` (an install prefix). Nil: use the compiled-in copy.
+    /// Where the character list is on disk, found as every resource is (``AppResources``):
+    /// `$WONDERLAND_RESOURCES/Characters.plist` when the variable is set, else
+    /// `Resources/Characters.plist` or `share/wonderland/Characters.plist` walking up from the
+    /// executable. Nil: use the compiled-in copy.
     public static func locateFile(environment: [String: String] = ProcessInfo.processInfo.environment,
-                                  executablePath: String? = SettingsBundle.currentExecutablePath()) -> URL? {
-        if let resources = environment[SettingsBundle.resourcesEnvironmentVariable], !resources.isEmpty {
-            return URL(fileURLWithPath: resources).appendingPathComponent(fileName)
-        }
-        guard let executablePath else { return nil }
-        var folder = URL(fileURLWithPath: executablePath).resolvingSymlinksInPath().deletingLastPathComponent()
-        while true {
-            for candidate in ["Resources/\(fileName)", "share/wonderland/\(fileName)"] {
-                let file = folder.appendingPathComponent(candidate)
-                if FileManager.default.fileExists(atPath: file.path) { return file }
-            }
-            let parent = folder.deletingLastPathComponent()
-            if parent.path == folder.path || folder.path == "/" { return nil }
-            folder = parent
-        }
+                                  executablePath: String? = AppResources.currentExecutablePath) -> URL? {
+        AppResources.locate(fileName, environment: environment, executablePath: executablePath).map { URL(fileURLWithPath: $0) }
     }
 
     /// The app's character list: the file `locateFile` finds, else the compiled-in copy.
     /// Throws a `CharacterCatalogError` naming the file when it is missing or malformed.
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment,
-                                executablePath: String? = SettingsBundle.currentExecutablePath()) throws -> CharacterCatalog {
+                                executablePath: String? = AppResources.currentExecutablePath) throws -> CharacterCatalog {
         guard let file = locateFile(environment: environment, executablePath: executablePath) else { return try embedded() }
         let data: Data
         do { data = try BoundedFile.read(path: file.path, limit: .characterList) } catch {

@@ -60,14 +60,7 @@ public struct PathCompletion {
         var unslashed = folder
         while unslashed.count > 1, unslashed.hasSuffix("/") { unslashed.removeLast() }
         guard lstat(unslashed, &status) == 0, status.st_mode & S_IFMT != S_IFLNK else { return [] }
-        guard let directory = opendir(folder) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while names.count < entryLimit, let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
+        return folderNames(folder, limit: entryLimit) ?? []
     }
 
     static func commonPrefix(_ names: [String]) -> String {

@@ -1,5 +1,6 @@
 import FileSafety
 import FoundationEssentials
+import Platform
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -13,15 +14,7 @@ enum FolderSystemCalls {
     /// The names in a folder; throws `BackendUnavailable` when it cannot be read (missing, not
     /// mounted, not a folder).
     static func names(in folder: String) throws -> [String] {
-        guard let directory = opendir(folder) else { throw BackendUnavailable(reason: reason("read", folder, errno)) }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != ".", name != ".." { names.append(name) }
-        }
+        guard let names = folderNames(folder) else { throw BackendUnavailable(reason: reason("read", folder, errno)) }
         return names
     }
 

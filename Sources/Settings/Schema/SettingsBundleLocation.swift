@@ -1,39 +1,21 @@
 import FoundationEssentials
+import Platform
 
 extension SettingsBundle {
     /// The environment variable naming the resources folder (the one holding Settings.bundle).
-    public static let resourcesEnvironmentVariable = "WONDERLAND_RESOURCES"
+    public static let resourcesEnvironmentVariable = AppResources.environmentVariable
 
-    /// Where the settings bundle folder is, if there is one on disk:
-    /// 1. `$WONDERLAND_RESOURCES/Settings.bundle` when the variable is set (returned even when
-    ///    missing, so the loader reports it rather than quietly using another copy);
-    /// 2. walking up from the executable's folder: `<dir>/Resources/Settings.bundle` (a checkout:
-    ///    `.build/debug/wonderland` finds the repository's Resources) or
-    ///    `<dir>/share/wonderland/Settings.bundle` (an install under a prefix, `bin/` beside `share/`).
-    /// Nil when neither is found; `standard` then uses the copy compiled into the binary.
+    /// Where the settings bundle folder is, if there is one on disk (see ``AppResources``; a
+    /// folder counts when it holds Root.plist). Nil when none is found; `standard` then uses
+    /// the copy compiled into the binary.
     public static func locateDirectory(environment: [String: String] = ProcessInfo.processInfo.environment,
                                        executablePath: String? = currentExecutablePath()) -> URL? {
-        if let resources = environment[resourcesEnvironmentVariable], !resources.isEmpty {
-            return URL(fileURLWithPath: resources).appendingPathComponent("Settings.bundle")
-        }
-        guard let executablePath else { return nil }
-        var folder = URL(fileURLWithPath: executablePath).resolvingSymlinksInPath().deletingLastPathComponent()
-        while true {
-            for candidate in ["Resources/Settings.bundle", "share/wonderland/Settings.bundle"] {
-                let bundle = folder.appendingPathComponent(candidate)
-                if FileManager.default.fileExists(atPath: bundle.appendingPathComponent("Root.plist").path) { return bundle }
-            }
-            let parent = folder.deletingLastPathComponent()
-            if parent.path == folder.path || folder.path == "/" { return nil }
-            folder = parent
-        }
+        AppResources.locate("Settings.bundle", proof: "Root.plist", environment: environment, executablePath: executablePath)
+            .map { URL(fileURLWithPath: $0, isDirectory: true) }
     }
 
     /// The running binary's path (through /proc on Linux, else argv[0]).
-    public static func currentExecutablePath() -> String? {
-        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return path }
-        return CommandLine.arguments.first.map { URL(fileURLWithPath: $0).path }
-    }
+    public static func currentExecutablePath() -> String? { AppResources.currentExecutablePath }
 
     /// The app's settings bundle: the folder `locateDirectory` finds, else the compiled-in copy.
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment,
