@@ -20,10 +20,13 @@ extension SettingsBundle {
     /// The app's settings bundle: the folder `locateDirectory` finds, else the compiled-in copy.
     public static func standard(environment: [String: String] = ProcessInfo.processInfo.environment,
                                 executablePath: String? = currentExecutablePath()) -> SettingsBundle {
+        // The languages come from the environment given, not the process's: ProcessInfo's
+        // first use is time a launch waits for.
+        let languages = SettingsLanguages.preferred(environment: environment)
         if let directory = locateDirectory(environment: environment, executablePath: executablePath) {
-            return load(directory: directory)
+            return load(directory: directory, languages: languages)
         }
-        return embedded
+        return load(source: .embedded, languages: languages) { embeddedFiles[$0].map { Data($0.utf8) } }
     }
 
     /// The copy of Resources/Settings.bundle compiled into the binary.

@@ -18,7 +18,7 @@ public enum SettingsLanguages {
         func add(_ code: String) { if !code.isEmpty, !result.contains(code) { result.append(code) } }
         for raw in wanted {
             // "de_DE.UTF-8@euro" → "de-DE"; C and POSIX name no language.
-            let code = String(raw.prefix { $0 != "." && $0 != "@" }).replacing("_", with: "-")
+            let code = String(raw.prefix { $0 != "." && $0 != "@" }.map { $0 == "_" ? "-" : $0 })
             guard code != "C", code != "POSIX" else { continue }
             add(code)
             add(String(code.prefix { $0 != "-" }))
