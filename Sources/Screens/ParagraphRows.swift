@@ -31,21 +31,14 @@ struct ParagraphRows: Equatable {
     /// ASCII shortcut against it.
     init(_ paragraph: String, width: Int, readingASCIIAsBytes: Bool = true) {
         var cutter = RowCutter(width: max(1, width))
-        var text = paragraph
-        text.makeContiguousUTF8()
-        _ = text.utf8.withContiguousStorageIfAvailable { bytes in
+        ClusterStepping.withBytes(of: paragraph) { text, bytes in
             var offset = 0
             while offset < bytes.count {
-                let byte = bytes[offset]
-                let next: UInt8 = offset + 1 < bytes.count ? bytes[offset + 1] : 0
-                // Two ASCII characters in a row are two clusters of one column each (CR LF
-                // is the one pair that is a single cluster), so most drafts skip grapheme
-                // breaking and the width tables altogether.
-                if readingASCIIAsBytes && byte < 0x80 && next < 0x80 && !(byte == 0x0D && next == 0x0A) {
-                    cutter.take(length: 1, width: 1, isSpace: byte == 0x20 || byte == 0x09)
+                if readingASCIIAsBytes && ClusterStepping.isLoneASCII(bytes, at: offset) {
+                    cutter.take(length: 1, width: 1, isSpace: bytes[offset] == 0x20 || bytes[offset] == 0x09)
                     offset += 1
                 } else {
-                    let character = text[TextEditorState.index(ofUTF8: offset, in: text)]
+                    let character = ClusterStepping.cluster(at: offset, in: text)
                     let length = character.utf8.count
                     cutter.take(length: length, width: DisplayWidth.of(character), isSpace: Self.isSpace(character))
                     offset += length

@@ -281,14 +281,16 @@ public struct TextEditorState: Hashable, Sendable {
     /// Moves to a column counted in clusters, clamped to the text.
     public mutating func moveTo(line newLine: Int, column newColumn: Int) {
         line = min(max(0, newLine), paragraphs.count - 1)
-        let paragraph = current
-        var index = paragraph.startIndex, clusters = 0
-        while clusters < newColumn && index < paragraph.endIndex {
-            index = paragraph.index(after: index)
-            clusters += 1
+        let (bytes, clusters) = ClusterStepping.withBytes(of: current) { text, bytes in
+            var offset = 0, clusters = 0
+            while clusters < newColumn && offset < bytes.count {
+                offset += ClusterStepping.isLoneASCII(bytes, at: offset) ? 1 : ClusterStepping.cluster(at: offset, in: text).utf8.count
+                clusters += 1
+            }
+            return (offset, clusters)
         }
         column = clusters
-        offset = paragraph.utf8.distance(from: paragraph.startIndex, to: index)
+        offset = bytes
     }
 
     /// Moves to a place the caller has already measured (a row of the layout): a UTF-8 offset

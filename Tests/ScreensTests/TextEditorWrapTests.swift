@@ -70,6 +70,22 @@ struct ParagraphRowsTests {
             }
         }
     }
+
+    @Test func aColumnIsFoundAsCountingClustersDoes() {
+        // No line breaks: they split the text into paragraphs.
+        let pieces = ["a", " ", "\t", "e\u{301}", "世", "👍🏽", "x\u{20DD}", "\u{1}"]
+        var generator = SeededGenerator(state: 34)
+        for _ in 0..<300 {
+            let paragraph = (0..<Int.random(in: 0...30, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            for column in [0, 1, 2, 5, 17, 40] {
+                var state = TextEditorState(text: paragraph)
+                state.moveTo(line: 0, column: column)
+                let expected = min(column, paragraph.count)
+                #expect(state.column == expected, "\(paragraph.debugDescription) column \(column)")
+                #expect(state.offset == String(paragraph.prefix(expected)).utf8.count, "\(paragraph.debugDescription) column \(column)")
+            }
+        }
+    }
 }
 
 @Suite("TextEditor: layout and cursor at every size")
