@@ -53,29 +53,74 @@ public struct CellBuffer: Hashable, Sendable {
     /// file can move the real terminal's cursor or reorder what is shown.
     @discardableResult
     public mutating func write(_ text: String, at point: Point, style: Style = .plain, clip: Rect? = nil) -> Int {
+        write(text, at: point, style: style, clip: clip, takingPlainCellsAsBytes: true)
+    }
+
+    /// `takingPlainCellsAsBytes: false` reads every cluster the slow way, so tests can check
+    /// the shortcut (`plainCell`) against it.
+    @discardableResult
+    mutating func write(_ text: String, at point: Point, style: Style, clip: Rect?, takingPlainCellsAsBytes: Bool) -> Int {
         let area = (clip ?? bounds).intersection(bounds)
         guard point.y >= area.y, point.y < area.maxY else { return 0 }
         var x = point.x
-        for character in text {
-            let shown = SafeText.standIn(for: character) ?? character
-            let grapheme = String(shown)
-            let width = DisplayWidth.of(shown)
-            if width == 0 {
-                attachToPreviousCell(grapheme, before: x, y: point.y, area: area)
-                continue
-            }
-            if x >= area.maxX { break }
-            if x >= area.x {
-                if width == 2 && x + 1 >= area.maxX {
-                    put(Cell(" ", style: style), x: x, y: point.y)  // half a wide character would not show
-                } else {
-                    put(Cell(grapheme, style: style), x: x, y: point.y)
-                    if width == 2 { put(Cell("", style: style, isContinuation: true), x: x + 1, y: point.y) }
+        var contiguous = text
+        contiguous.makeContiguousUTF8()
+        let source = contiguous
+        _ = source.utf8.withContiguousStorageIfAvailable { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                if takingPlainCellsAsBytes, let (scalar, length) = Self.plainCell(bytes, at: offset) {
+                    if x >= area.maxX { break }
+                    if x >= area.x { put(Cell(String(scalar), style: style), x: x, y: point.y) }
+                    x += 1
+                    offset += length
+                    continue
                 }
+                let character = source[source.utf8.index(source.startIndex, offsetBy: offset)]
+                offset += character.utf8.count
+                let shown = SafeText.standIn(for: character) ?? character
+                let grapheme = String(shown)
+                let width = DisplayWidth.of(shown)
+                if width == 0 {
+                    attachToPreviousCell(grapheme, before: x, y: point.y, area: area)
+                    continue
+                }
+                if x >= area.maxX { break }
+                if x >= area.x {
+                    if width == 2 && x + 1 >= area.maxX {
+                        put(Cell(" ", style: style), x: x, y: point.y)  // half a wide character would not show
+                    } else {
+                        put(Cell(grapheme, style: style), x: x, y: point.y)
+                        if width == 2 { put(Cell("", style: style, isContinuation: true), x: x + 1, y: point.y) }
+                    }
+                }
+                x += width
             }
-            x += width
         }
         return x - point.x
+    }
+
+    /// The scalar at `offset` and its length in bytes when it is a whole cell by itself that
+    /// needs no look at the width or stand-in tables: printable ASCII, box drawing, block
+    /// elements or braille (one column each, never a stand-in), followed by the end, ASCII or
+    /// another such scalar (none of which joins a cluster). Most of what an app draws, a map
+    /// and its borders above all, is made of these.
+    @inline(__always)
+    static func plainCell(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> (Unicode.Scalar, Int)? {
+        guard let (scalar, length) = plainScalar(bytes, at: offset) else { return nil }
+        let next = offset + length
+        guard next == bytes.count || bytes[next] < 0x80 || plainScalar(bytes, at: next) != nil else { return nil }
+        return (scalar, length)
+    }
+
+    @inline(__always)
+    private static func plainScalar(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> (Unicode.Scalar, Int)? {
+        let lead = bytes[offset]
+        if lead >= 0x20 && lead < 0x7F { return (Unicode.Scalar(lead), 1) }
+        guard lead == 0xE2, offset + 2 < bytes.count else { return nil }
+        let value = 0x2000 | UInt32(bytes[offset + 1] & 0x3F) << 6 | UInt32(bytes[offset + 2] & 0x3F)
+        guard (0x2500...0x259F).contains(value) || (0x2800...0x28FF).contains(value) else { return nil }
+        return (Unicode.Scalar(value)!, 3)
     }
 
     /// Fills a rectangle with one character (a space by default) in a style.

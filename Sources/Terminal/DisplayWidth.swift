@@ -119,21 +119,25 @@ public enum DisplayWidth {
     }
 
     private static func isWide(_ scalar: Unicode.Scalar) -> Bool {
-        let v = scalar.value
         if scalar.properties.isEmojiPresentation { return true }
-        for range in wideRanges where range.contains(v) { return true }
-        return false
+        return isInWideBlock(scalar.value)
     }
 
     /// East Asian Wide and Fullwidth blocks (Unicode's EastAsianWidth.txt, W and F), coarsened to
-    /// blocks: the emoji among them are caught by `isEmojiPresentation` above.
-    private static let wideRanges: [ClosedRange<UInt32>] = [
-        0x1100...0x115F, 0x2329...0x232A, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF,
-        0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF,
-        0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x16FE0...0x16FE4,
-        0x17000...0x18AFF, 0x1B000...0x1B2FF, 0x1F200...0x1F202, 0x1F210...0x1F23B,
-        0x1F240...0x1F248, 0x1F250...0x1F251, 0x20000...0x2FFFD, 0x30000...0x3FFFD,
-    ]
+    /// blocks: the emoji among them are caught by `isEmojiPresentation` above. A switch, not a
+    /// table: nothing to build on first use.
+    private static func isInWideBlock(_ v: UInt32) -> Bool {
+        switch v {
+        case 0x1100...0x115F, 0x2329...0x232A, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF,
+             0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3, 0xF900...0xFAFF,
+             0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6, 0x16FE0...0x16FE4,
+             0x17000...0x18AFF, 0x1B000...0x1B2FF, 0x1F200...0x1F202, 0x1F210...0x1F23B,
+             0x1F240...0x1F248, 0x1F250...0x1F251, 0x20000...0x2FFFD, 0x30000...0x3FFFD:
+            return true
+        default:
+            return false
+        }
+    }
 }
 
 extension String {

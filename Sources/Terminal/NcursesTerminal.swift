@@ -26,6 +26,7 @@ public final class NcursesTerminal: Terminal {
     /// When the decoder, waiting for the rest of a sequence, gives up (see `InputDecoder.timeout`).
     private var inputDeadline: ContinuousClock.Instant?
     private var readBuffer = [UInt8](repeating: 0, count: 16_384)
+    private var lastStyle: (style: Style, attributes: attr_t, pair: Int16)?
     /// How long a paste may fall silent before what came of it is taken as the whole paste.
     private static let pasteSilence = 2.0
 
@@ -124,19 +125,40 @@ public final class NcursesTerminal: Terminal {
     }
 
     private func draw(_ cell: Cell, x: Int, y: Int) {
+        let (attributes, pair) = curses(cell.style)
+        // A cell is at most CCHARW_MAX scalars (the rest of a huge cluster is dropped), written
+        // from a buffer on the stack: a full frame is thousands of cells.
+        let limit = Int(wl_ccharw_max()) - 1
+        withUnsafeTemporaryAllocation(of: wchar_t.self, capacity: limit + 1) { wide in
+            var count = 0
+            for scalar in cell.text.unicodeScalars {
+                if count == limit { break }
+                wide[count] = wchar_t(bitPattern: scalar.value)
+                count += 1
+            }
+            if count == 0 {
+                wide[0] = 32
+                count = 1
+            }
+            wide[count] = 0
+            var character = cchar_t()
+            setcchar(&character, wide.baseAddress, attributes, pair, nil)
+            mvwadd_wch(window, Int32(y), Int32(x), &character)
+        }
+    }
+
+    /// Curses' attributes and colour pair for `style`; the last one is kept, as neighbouring
+    /// cells mostly share a style.
+    private func curses(_ style: Style) -> (attr_t, Int16) {
+        if let last = lastStyle, last.style == style { return (last.attributes, last.pair) }
         var attributes = wl_attr_normal()
-        let style = cell.style
         if style.bold { attributes |= wl_attr_bold() }
         if style.dim { attributes |= wl_attr_dim() }
         if style.underline { attributes |= wl_attr_underline() }
         if style.reverse { attributes |= wl_attr_reverse() }
         let pair = capabilities.colors ? colorPairs.pair(foreground: style.foreground, background: style.background) : 0
-        var wide: [wchar_t] = cell.text.unicodeScalars.prefix(Int(wl_ccharw_max()) - 1).map { wchar_t(bitPattern: $0.value) }
-        if wide.isEmpty { wide = [wchar_t(32)] }
-        wide.append(0)
-        var character = cchar_t()
-        setcchar(&character, wide, attributes, pair, nil)
-        mvwadd_wch(window, Int32(y), Int32(x), &character)
+        lastStyle = (style, attributes, pair)
+        return (attributes, pair)
     }
 
     // MARK: input

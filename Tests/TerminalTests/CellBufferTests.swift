@@ -1,5 +1,5 @@
 import Testing
-import Terminal
+@testable import Terminal
 
 @Suite("CellBuffer")
 struct CellBufferTests {
@@ -138,6 +138,29 @@ struct CellBufferTests {
         b.write("  a  b", at: Point(x: 0, y: 0))
         #expect(b.lines == ["  a  b", ""])
         #expect(b.text(row: 1) == String(repeating: " ", count: 10))
+    }
+
+    @Test func thePlainCellShortcutCutsAsReadingEveryClusterDoes() {
+        // The shortcut for plain cells (ASCII, box drawing, braille) must cut clusters where
+        // Swift does: next to combining and spacing marks, joiners, variation selectors, emoji
+        // modifiers, controls, CR LF.
+        let pieces = ["a", " ", "⣿", "⠁", "─", "█", "\u{301}", "\u{20DD}", "\u{200D}", "\u{FE0F}", "\r\n", "\t", "\u{7F}",
+                      "\u{0903}", "\u{1F3FD}", "世", "👍🏽", "é", "\u{2028}", "\u{202E}", "x"]
+        var seed: UInt64 = 7
+        func next() -> UInt64 {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return seed >> 33
+        }
+        for _ in 0..<500 {
+            let text = (0..<Int(next() % 14)).map { _ in pieces[Int(next() % UInt64(pieces.count))] }.joined()
+            let start = Int(next() % 4) - 1
+            let clip = Rect(x: 1, y: 0, width: 9, height: 1)
+            var fast = buffer(12), slow = buffer(12)
+            let fastWidth = fast.write(text, at: Point(x: start, y: 0), style: .plain, clip: clip, takingPlainCellsAsBytes: true)
+            let slowWidth = slow.write(text, at: Point(x: start, y: 0), style: .plain, clip: clip, takingPlainCellsAsBytes: false)
+            #expect(fast == slow, "\(text.debugDescription) at \(start)")
+            #expect(fastWidth == slowWidth, "\(text.debugDescription) at \(start)")
+        }
     }
 }
 

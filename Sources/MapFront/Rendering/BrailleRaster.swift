@@ -21,8 +21,13 @@ public struct BrailleRaster: Sendable, Hashable {
 
     /// Bit of the dot at (x mod 2, y mod 4): index `(y & 3) * 2 + (x & 1)`.
     public static let dotBits: [UInt8] = [0x01, 0x08, 0x02, 0x10, 0x04, 0x20, 0x40, 0x80]
+    /// `dotBits` packed into one word, byte i holding entry i: a dot's bit is a shift away,
+    /// with no array to reach for each of the thousands of dots a map sets.
+    static let packedDotBits: UInt64 = 0x8040_2004_1002_0801
 
-    @inline(__always) static func bit(x: Int, y: Int) -> UInt8 { dotBits[(y & 3) << 1 | (x & 1)] }
+    @inline(__always) static func bit(x: Int, y: Int) -> UInt8 {
+        UInt8(truncatingIfNeeded: packedDotBits >> UInt64(((y & 3) << 1 | (x & 1)) << 3))
+    }
 
     /// Sets a dot; dots outside the raster are ignored (lines run off the edges).
     @inline(__always) public mutating func set(x: Int, y: Int) {
@@ -68,16 +73,24 @@ extension BrailleRaster {
         guard let (ax, ay, bx, by) = Self.clip(x0, y0, x1, y1, width: Double(dotWidth), height: Double(dotHeight)) else { return }
         let dx = bx - ax, dy = by - ay
         let steps = Int(max(abs(dx), abs(dy)).rounded(.up))
-        if steps == 0 {
-            set(x: Int(ax.rounded(.down)), y: Int(ay.rounded(.down)))
-            return
-        }
-        let stepX = dx / Double(steps), stepY = dy / Double(steps)
-        var x = ax, y = ay
-        for _ in 0...steps {
-            set(x: Int(x.rounded(.down)), y: Int(y.rounded(.down)))
-            x += stepX
-            y += stepY
+        let width = dotWidth, height = dotHeight, columns = self.columns
+        cells.withUnsafeMutableBufferPointer { cells in
+            func set(_ x: Double, _ y: Double) {
+                let x = Int(x.rounded(.down)), y = Int(y.rounded(.down))
+                guard x >= 0, y >= 0, x < width, y < height else { return }
+                cells[(y >> 2) * columns + (x >> 1)] |= Self.bit(x: x, y: y)
+            }
+            if steps == 0 {
+                set(ax, ay)
+                return
+            }
+            let stepX = dx / Double(steps), stepY = dy / Double(steps)
+            var x = ax, y = ay
+            for _ in 0...steps {
+                set(x, y)
+                x += stepX
+                y += stepY
+            }
         }
     }
 
@@ -88,20 +101,20 @@ extension BrailleRaster {
         let minX = -1.0, minY = -1.0, maxX = width + 1, maxY = height + 1
         let dx = x1 - x0, dy = y1 - y0
         var t0 = 0.0, t1 = 1.0
-        for (p, q) in [(-dx, x0 - minX), (dx, maxX - x0), (-dy, y0 - minY), (dy, maxY - y0)] {
-            if p == 0 {
-                if q < 0 { return nil }
+        // One edge at a time (no array of edges: this runs for every segment of a map).
+        func keep(_ p: Double, _ q: Double) -> Bool {
+            if p == 0 { return q >= 0 }
+            let r = q / p
+            if p < 0 {
+                if r > t1 { return false }
+                t0 = max(t0, r)
             } else {
-                let r = q / p
-                if p < 0 {
-                    if r > t1 { return nil }
-                    t0 = max(t0, r)
-                } else {
-                    if r < t0 { return nil }
-                    t1 = min(t1, r)
-                }
+                if r < t0 { return false }
+                t1 = min(t1, r)
             }
+            return true
         }
+        guard keep(-dx, x0 - minX), keep(dx, maxX - x0), keep(-dy, y0 - minY), keep(dy, maxY - y0) else { return nil }
         return (x0 + t0 * dx, y0 + t0 * dy, x0 + t1 * dx, y0 + t1 * dy)
     }
 }
