@@ -44,6 +44,9 @@ struct RootScreenTests {
         let list = try #require(nav.stack.first as? ListScreen)
         #expect(nav.stack.count == 1)
         #expect(list.restorationIdentifier == "CharacterList")
+        // The character list is read when the list first shows, not when the tree is made.
+        #expect(list.items.isEmpty)
+        list.viewWillAppear()
         #expect(list.items.first == ListItem(id: "alice", title: "Alice", detail: "ch. 1"))
         #expect(Set(list.items.map(\.id)).count == list.items.count)  // ids are unique
     }

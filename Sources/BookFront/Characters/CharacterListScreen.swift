@@ -16,10 +16,21 @@ public final class CharacterListScreen: ListScreen {
     /// Set when the last star could not reach the disk.
     public private(set) var saveError: String?
 
+    /// The rows are made when the list is first restored, shown or drawn, not here: a launch
+    /// on another tab never reads the character list.
     public init(context: CharactersContext) {
         self.context = context
-        super.init(title: "Characters", items: Self.items(context), restorationIdentifier: Self.restorationID)
+        super.init(title: "Characters", items: [], restorationIdentifier: Self.restorationID)
         onActivate = { [unowned self] item in self.open(id: item.id) }
+    }
+
+    private var hasItems = false
+
+    /// The rows as the list and the notes are now (made the first time, refreshed after).
+    private func refreshItems() {
+        hasItems = true
+        let fresh = Self.items(context)
+        if fresh != items { items = fresh }
     }
 
     static func items(_ context: CharactersContext) -> [ListItem] {
@@ -41,13 +52,19 @@ public final class CharacterListScreen: ListScreen {
     /// Coming back from a detail (or another tab), the rows show the notes as saved now.
     public override func viewWillAppear() {
         super.viewWillAppear()
-        let fresh = Self.items(context)
-        if fresh != items { items = fresh }
+        refreshItems()
+    }
+
+    /// The saved selection is found among the rows, so they are made first.
+    public override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
+        if !hasItems { refreshItems() }
+        try super.decodeRestorableState(with: coder)
     }
 
     /// A list that could not be read says why in full (a path and a line number do not fit
     /// on the one row an empty list's message gets).
     public override func draw(in canvas: Canvas) {
+        if !hasItems { refreshItems() }
         guard let error = context.catalogError else { return super.draw(in: canvas) }
         canvas.write("The character list could not be read:", x: 2, y: 0, style: .bold)
         for (row, line) in DisplayWidth.wrap(error.description, to: max(1, canvas.width - 4)).prefix(max(0, canvas.height - 1)).enumerated() {

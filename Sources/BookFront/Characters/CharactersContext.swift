@@ -3,26 +3,42 @@ import FoundationEssentials
 
 /// What the Characters screens share: the character list (or why it could not be read), the
 /// notes and favourites in the defaults store and the book the appearances are searched in.
+///
+/// The list is read, and the book's search made, on first use: a launch that shows another
+/// tab never pays for them.
 public final class CharactersContext {
-    public let catalog: CharacterCatalog
+    /// The character list; empty when it could not be read (`catalogError` says why).
+    public var catalog: CharacterCatalog { loadedCatalog.catalog }
     /// Set when the list could not be read; the catalog is then empty and the list says why.
-    public let catalogError: CharacterCatalogError?
+    public var catalogError: CharacterCatalogError? { loadedCatalog.error }
     public let notes: CharacterNotes
     public let favourites: CharacterFavourites
-    public let book: CharacterBook
+    /// Where each character appears in the book.
+    public private(set) lazy var book = CharacterBook(url: bookURL, catalog: catalog, runsInBackground: searchesInBackground)
 
-    public init(catalog: Result<CharacterCatalog, CharacterCatalogError>, store: PreferenceStore, bookURL: URL, searchesInBackground: Bool = true) {
-        switch catalog {
-        case .success(let loaded):
-            self.catalog = loaded
-            catalogError = nil
-        case .failure(let error):
-            self.catalog = CharacterCatalog(characters: [])
-            catalogError = error
+    private let readCatalog: () -> Result<CharacterCatalog, CharacterCatalogError>
+    private lazy var loadedCatalog: (catalog: CharacterCatalog, error: CharacterCatalogError?) = {
+        switch readCatalog() {
+        case .success(let loaded): return (loaded, nil)
+        case .failure(let error): return (CharacterCatalog(characters: []), error)
         }
+    }()
+    private let bookURL: URL
+    private let searchesInBackground: Bool
+
+    /// A context over a list already read (or the error reading it gave).
+    public convenience init(catalog: Result<CharacterCatalog, CharacterCatalogError>, store: PreferenceStore, bookURL: URL, searchesInBackground: Bool = true) {
+        self.init(readingCatalog: { catalog }, store: store, bookURL: bookURL, searchesInBackground: searchesInBackground)
+    }
+
+    /// A context that reads its list with `readingCatalog` when a screen first needs it.
+    public init(readingCatalog: @escaping () -> Result<CharacterCatalog, CharacterCatalogError>, store: PreferenceStore, bookURL: URL,
+                searchesInBackground: Bool = true) {
+        readCatalog = readingCatalog
         notes = CharacterNotes(store: store)
         favourites = CharacterFavourites(store: store)
-        book = CharacterBook(url: bookURL, catalog: self.catalog, runsInBackground: searchesInBackground)
+        self.bookURL = bookURL
+        self.searchesInBackground = searchesInBackground
     }
 
     /// Stars or unstars a character for the list and the favourites alike; what to tell the
@@ -38,9 +54,10 @@ public final class CharactersContext {
 
     /// The app's context: the standard character list and the default book in `dataFolder`.
     public static func standard(store: PreferenceStore, dataFolder: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> CharactersContext {
-        let catalog = Result { try CharacterCatalog.standard(environment: environment) }.mapError { error in
-            error as? CharacterCatalogError ?? CharacterCatalogError(source: CharacterCatalog.fileName, message: "\(error)")
-        }
-        return CharactersContext(catalog: catalog, store: store, bookURL: BookLibrary.defaultBookURL(dataFolder: dataFolder))
+        CharactersContext(readingCatalog: {
+            Result { try CharacterCatalog.standard(environment: environment) }.mapError { error in
+                error as? CharacterCatalogError ?? CharacterCatalogError(source: CharacterCatalog.fileName, message: "\(error)")
+            }
+        }, store: store, bookURL: BookLibrary.defaultBookURL(dataFolder: dataFolder))
     }
 }
