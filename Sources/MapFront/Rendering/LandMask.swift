@@ -58,7 +58,14 @@ enum LineDrawing {
                 var previousY = window.y(latitude: ys[chunk.points.lowerBound])
                 for index in chunk.points.dropFirst() {
                     let x = window.x(longitude: xs[index], offset: offset), y = window.y(latitude: ys[index])
-                    raster.drawLine(fromX: previousX, y: previousY, toX: x, y: y)
+                    // Zoomed out, most segments start and end in one dot: that dot is all a line
+                    // between them sets, without the clipping and stepping of a line.
+                    let dotX = x.rounded(.down), dotY = y.rounded(.down)
+                    if dotX == previousX.rounded(.down) && dotY == previousY.rounded(.down) && abs(dotX) < 1e9 && abs(dotY) < 1e9 {
+                        raster.set(x: Int(dotX), y: Int(dotY))
+                    } else {
+                        raster.drawLine(fromX: previousX, y: previousY, toX: x, y: y)
+                    }
                     previousX = x
                     previousY = y
                 }

@@ -51,7 +51,8 @@ struct SettingsStrings {
         if let loaded = tables[table] { return loaded }
         var found: [[String: String]] = []
         for code in languages {
-            for folder in Set([code, code.replacing("-", with: "_")]).sorted() {
+            let underscored = String(code.map { $0 == "-" ? "_" : $0 })
+            for folder in underscored == code ? [code] : [code, underscored].sorted() {
                 let path = "\(folder).lproj/\(table).strings"
                 guard let data = read(path) else { continue }
                 do { found.append(try StringsFileReader.read(data)) } catch {
