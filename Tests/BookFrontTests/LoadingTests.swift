@@ -90,4 +90,19 @@ import Foundation
         #expect(TitleDetector.displayed("Through the Looking-Glass") == "Through the Looking-Glass")
         #expect(TitleDetector.displayed("PART II OF THE TALE") == "Part II of the Tale")
     }
+
+    @Test func controlBytesAreCountedAsOneByOneWouldBe() {
+        var seed: UInt64 = 11
+        for length in [0, 1, 7, 8, 9, 63, 64, 65, 1000] {
+            for _ in 0..<20 {
+                let bytes: [UInt8] = (0..<length).map { _ in
+                    seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                    let pick = seed >> 58  // mostly printable, some controls, some high bytes
+                    return pick < 40 ? UInt8(0x20 + (seed >> 40) % 0x5F) : pick < 52 ? UInt8((seed >> 40) % 0x20) : UInt8(0x80 + (seed >> 40) % 0x80)
+                }
+                let expected = bytes.filter { $0 < 0x20 && ![0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x1B].contains($0) }.count
+                #expect(bytes.withUnsafeBytes { TextSniff.controlBytes(in: $0) } == expected, "\(bytes)")
+            }
+        }
+    }
 }

@@ -179,7 +179,7 @@ enum BookIndexCodec {
         let width = Int(try reader.u32())
         guard (1...widthLimit).contains(width) else { throw Problem.corrupt("page count width \(width)") }
         let total = try reader.int(atMost: size, "line total")
-        let checkpointCount = try reader.count(atMost: size / BlockScanner.cutSpacing + 2, "checkpoints")
+        let checkpointCount = try reader.count(atMost: size / LineCount.checkpointSpacing + 2, "checkpoints")
         guard checkpointCount >= 1 else { throw Problem.corrupt("a page count without checkpoints") }
         var checkpoints: [(blockStart: Int, linesBefore: Int)] = []
         checkpoints.reserveCapacity(checkpointCount)

@@ -3,9 +3,15 @@ import Platform
 import Terminal
 
 /// The whole book laid out once at a width: how many lines it has, and checkpoints (block
-/// start, lines before it) about every 64 KiB so the line number of any offset costs only the
-/// layout since the checkpoint before it.
+/// start, lines before it) about every `checkpointSpacing` bytes so the line number of any
+/// offset costs only the layout since the checkpoint before it.
 public struct LineCount: Sendable {
+    /// 16 KiB: the page number a first frame shows lays out at most that much (about 0.1 ms),
+    /// for an index of 16 bytes per checkpoint (100 KB for a 100 MB book). A paragraph longer
+    /// than this is one block up to `BlockScanner.cutSpacing`, so checkpoints are never closer
+    /// than blocks.
+    static let checkpointSpacing = 16 * 1024
+
     public var width: Int
     public var totalLines: Int
     public var checkpoints: [(blockStart: Int, linesBefore: Int)]
@@ -50,7 +56,7 @@ public struct LineCount: Sendable {
             let scanner = BlockScanner(bytes: bytes)
             let wrapper = LineWrapper(bytes: bytes, width: width)
             var checkpoints: [(blockStart: Int, linesBefore: Int)] = [(0, 0)]
-            var nextCheckpoint = BlockScanner.cutSpacing
+            var nextCheckpoint = Self.checkpointSpacing
             var start = 0, lines = 0, blocks = 0
             var scratch: [LaidOutLine] = []
             scratch.reserveCapacity(256)
@@ -66,7 +72,7 @@ public struct LineCount: Sendable {
                 if nextCut <= start { nextCut = scanner.cut(after: start) }
                 if start >= nextCheckpoint {
                     checkpoints.append((start, lines))
-                    nextCheckpoint = (start / BlockScanner.cutSpacing + 1) * BlockScanner.cutSpacing
+                    nextCheckpoint = (start / Self.checkpointSpacing + 1) * Self.checkpointSpacing
                 }
                 let end = scanner.blockEnd(from: start, limit: nextCut)
                 scratch.removeAll(keepingCapacity: true)

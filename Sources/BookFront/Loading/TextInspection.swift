@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// What the first bytes of a file say about it, before it is treated as a book.
 enum TextSniff: Equatable {
     case text
@@ -17,16 +21,36 @@ enum TextSniff: Equatable {
         if sample.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return .zip }
         if sample.starts(with: [0xFF, 0xFE]) || sample.starts(with: [0xFE, 0xFF]) { return .utf16 }
         // Text never holds NUL; almost every binary format does within its first 64 KB.
-        if sample.contains(0) { return .binary }
-        var suspicious = 0
-        for byte in sample where byte < 0x20 {
-            switch byte {
-            case 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x1B: continue  // whitespace, form feed, ANSI escapes
-            default: suspicious += 1
-            }
-        }
+        if let base = sample.baseAddress, memchr(base, 0, sample.count) != nil { return .binary }
+        var suspicious = controlBytes(in: sample)
         suspicious += UTF8Check.invalidSequences(in: sample, allowTruncatedEnd: truncated)
         return suspicious * 10 > sample.count * 3 ? .binary : .text
+    }
+
+    /// Control bytes other than whitespace, form feed and ANSI escapes. Eight bytes at a time
+    /// where none is below 0x20: most of a text, whose only controls are its line breaks.
+    static func controlBytes(in bytes: UnsafeRawBufferPointer) -> Int {
+        var count = 0, index = 0
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        while index < bytes.count {
+            if index + 8 <= bytes.count {
+                let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                // A byte below 0x20 borrows when 0x20 is taken from it (and had no high bit).
+                if (word &- 0x20 &* ones) & ~word & highs == 0 {
+                    index += 8
+                    continue
+                }
+            }
+            let end = min(index + 8, bytes.count)
+            for byte in bytes[index..<end] where byte < 0x20 {
+                switch byte {
+                case 0x09, 0x0A, 0x0B, 0x0C, 0x0D, 0x1B: continue  // whitespace, form feed, ANSI escapes
+                default: count += 1
+                }
+            }
+            index = end
+        }
+        return count
     }
 }
 
