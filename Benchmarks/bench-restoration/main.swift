@@ -26,8 +26,9 @@ let draft = String(repeating: draftParagraph, count: 170)  // about 16 KB
 
 let root = RootScreen.make()
 root.select(1)
-guard let navigation = root.tabs[1] as? NavigationStack, let list = navigation.stack.first as? ListScreen,
-      let cat = list.items.first(where: { $0.id == "cheshire-cat" }) else { fatalError("unexpected root screen shape") }
+guard let navigation = root.tabs[1] as? NavigationStack, let list = navigation.stack.first as? ListScreen else { fatalError("unexpected root screen shape") }
+list.viewWillAppear()  // the list makes its rows when it shows
+guard let cat = list.items.first(where: { $0.id == "cheshire-cat" }) else { fatalError("no Cheshire Cat in the list") }
 list.select(id: cat.id)
 list.onActivate?(cat)
 guard let detail = navigation.topScreen as? CharacterDetailScreen else { fatalError("the character detail was not pushed") }
