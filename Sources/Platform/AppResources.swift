@@ -59,7 +59,7 @@ public enum AppResources {
         if path.hasPrefix("/") { return path }
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return path }
-        return join(String(cString: buffer), path)
+        return join(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), path)
     }
 
     /// The folder holding `path` ("/" for a path at the root or "/" itself).

@@ -138,20 +138,45 @@ open class ListScreen: Screen {
     ///
     /// - Throws: An `ArchiveError` when a saved value has the wrong type.
     open override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
+        restore(try Self.savedPlace(from: coder))
+    }
+
+    /// What a list saved of its place, read from its archive: a list whose items come later
+    /// keeps it and calls ``restore(_:)`` once they are there.
+    public struct SavedPlace: Equatable, Sendable {
+        /// The filter, its cursor and whether it was being typed.
+        var state: ListState
+        var selectedID: String?
+        /// The selection's neighbours, nearest first, to land on when it has gone.
+        var neighbourIDs: [String]
+        var rowsAboveSelection: Int
+    }
+
+    /// Reads what ``encodeRestorableState(with:)`` saved.
+    ///
+    /// - Throws: An `ArchiveError` when a saved value has the wrong type.
+    public static func savedPlace(from coder: KeyedUnarchiver) throws -> SavedPlace {
         var restored = ListState()
         let filter = try coder.decodeObject(of: String.self, forKey: SavedKey.filter) ?? ""
         restored.filter = TextFieldState(filter, cursor: try coder.decodeInteger(forKey: SavedKey.filterCursor))
         restored.isEditingFilter = try coder.decodeBool(forKey: SavedKey.isEditingFilter)
-        let saved = try coder.decodeObject(of: String.self, forKey: SavedKey.selectedID)
-        let neighbours = (try? coder.decodeObject(of: [String].self, forKey: SavedKey.neighbourIDs)) ?? []
-        state = restored
+        return SavedPlace(state: restored,
+                          selectedID: try coder.decodeObject(of: String.self, forKey: SavedKey.selectedID),
+                          neighbourIDs: (try? coder.decodeObject(of: [String].self, forKey: SavedKey.neighbourIDs)) ?? [],
+                          rowsAboveSelection: try coder.decodeInteger(forKey: SavedKey.rowsAboveSelection))
+    }
+
+    /// Puts a saved place back over the items there are now: the saved item, or its nearest
+    /// saved neighbour that still exists, on the same row of the screen.
+    public func restore(_ place: SavedPlace) {
+        state = place.state
         refilter()
         let present = Set(visibleItems.map(\.id))
-        if let target = ([saved].compactMap { $0 } + neighbours).first(where: present.contains) {
+        if let target = ([place.selectedID].compactMap { $0 } + place.neighbourIDs).first(where: present.contains) {
             state.selectedID = target
         }
         if let index = selectedIndex {
-            state.scrollOffset = max(0, index - max(0, try coder.decodeInteger(forKey: SavedKey.rowsAboveSelection)))
+            state.scrollOffset = max(0, index - max(0, place.rowsAboveSelection))
         }
         setNeedsDisplay()
     }

@@ -201,6 +201,27 @@ struct CharactersTabTests {
         #expect(second.lines.contains("▸ Hatter  ch. 7"))
     }
 
+    /// A launch on another tab restores the list without reading the character list; its
+    /// place waits for the rows, survives a save made before the tab is ever shown, and is
+    /// there when it is.
+    @Test func aListRestoredBehindAnotherTabKeepsItsPlaceUntilShown() throws {
+        let store = InMemoryPreferenceStore()
+        let first = try CharactersLaunch(store: store, dataFolder: dataFolder)
+        try first.press(.character("2"), .down, .down, .character("1"))
+        #expect(first.list.state.selectedID == "dinah")
+        let archive = try first.preserve()
+
+        let second = try CharactersLaunch(store: store, dataFolder: dataFolder, restoring: archive)
+        #expect(second.root.selectedIndex == 0)
+        #expect(second.list.items.isEmpty, "the character list is not read for the Map tab")
+        let saved = try second.preserve()
+
+        let third = try CharactersLaunch(store: store, dataFolder: dataFolder, restoring: saved)
+        try third.press(.character("2"))
+        #expect(third.list.state.selectedID == "dinah")
+        #expect(third.lines.contains { $0.hasPrefix("▸ Dinah") })
+    }
+
     @Test func anUnknownCharacterIDIsSkippedAndTheListStays() throws {
         let store = InMemoryPreferenceStore()
         let first = try CharactersLaunch(store: store, dataFolder: dataFolder)

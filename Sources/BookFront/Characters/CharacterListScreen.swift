@@ -25,12 +25,18 @@ public final class CharacterListScreen: ListScreen {
     }
 
     private var hasItems = false
+    /// The place the archive gave before the rows were made, put back when they are.
+    private var pendingPlace: SavedPlace?
 
     /// The rows as the list and the notes are now (made the first time, refreshed after).
     private func refreshItems() {
         hasItems = true
         let fresh = Self.items(context)
         if fresh != items { items = fresh }
+        if let place = pendingPlace {
+            pendingPlace = nil
+            restore(place)
+        }
     }
 
     static func items(_ context: CharactersContext) -> [ListItem] {
@@ -55,10 +61,17 @@ public final class CharacterListScreen: ListScreen {
         refreshItems()
     }
 
-    /// The saved selection is found among the rows, so they are made first.
+    /// The saved place waits for the rows: a launch on another tab restores the list without
+    /// reading the character list.
     public override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
+        let place = try Self.savedPlace(from: coder)
+        if hasItems { restore(place) } else { pendingPlace = place }
+    }
+
+    /// A list never shown since launch saves the place it was given, among rows made now.
+    public override func encodeRestorableState(with coder: KeyedArchiver) throws {
         if !hasItems { refreshItems() }
-        try super.decodeRestorableState(with: coder)
+        try super.encodeRestorableState(with: coder)
     }
 
     /// A list that could not be read says why in full (a path and a line number do not fit
