@@ -29,7 +29,7 @@ struct SettingsCommand: ParsableCommand {
     func run() throws {
         let environment = ProcessEnvironment.current()
         if let bundle { return try runForeign(bundle: bundle, environment: environment) }
-        let options = AppRunner.Options(defaults: AppDefaults.controller(environment: environment))
+        let options = AppRunner.Options(defaults: AppDefaults.controller(environment: environment) { SettingsBundle.standard(environment: environment) })
         let status = AppRunner.run(options, environment: environment, makeTerminal: { try NcursesTerminal(environment: $0) },
                                    makeRoot: { services in
                                        // A Sync Server address with a password is refused, and the user told why.

@@ -5,6 +5,7 @@ import Glibc
 #endif
 import TextSafety
 import Defaults
+import Platform
 import Restoration
 import Settings
 import Terminal
@@ -56,6 +57,9 @@ struct Wonderland: ParsableCommand {
     static func runApp(_ arguments: AppLaunchArguments) throws {
         let exitAfterFirstFrame = arguments.exitAfterFirstFrame
         let environment = ProcessEnvironment.current()
+        // The settings bundle is read on the other core while the saved place is looked for
+        // and the defaults are read: the defaults' registration is its first use.
+        let settings = Prefetch(name: "wonderland-settings") { SettingsBundle.standard(environment: environment) }
         let files = RestorationFiles.standard(environment: environment)
         let hasSavedPlace = !arguments.fresh && access(files.archive.path, F_OK) == 0
         let launch = LaunchOptions(location: arguments.location, bookPath: arguments.book, environment: environment, hasSavedPlace: hasSavedPlace)
@@ -64,7 +68,8 @@ struct Wonderland: ParsableCommand {
         // A start-up measurement neither opens the synced store nor starts its worker.
         let cloud = exitAfterFirstFrame ? nil : CloudStoreFactory(replicas: .standard(dataFolder: launch.dataFolder))
         let options = AppRunner.Options(exitAfterFirstFrame: exitAfterFirstFrame, restoration: restoration,
-                                        defaults: AppDefaults.controller(environment: environment, watchesForChanges: !exitAfterFirstFrame),
+                                        defaults: AppDefaults.controller(environment: environment, watchesForChanges: !exitAfterFirstFrame,
+                                                                         bundle: { settings.value }),
                                         launch: launch, cloud: cloud)
         let status = AppRunner.run(options, environment: environment) { env in
             try NcursesTerminal(environment: env)
@@ -79,11 +84,13 @@ enum AppDefaults {
 
     /// A run that exits after its first frame cannot see a change, and closing an inotify
     /// instance waits for the kernel (about 13 ms here), which would be timed as start-up.
-    static func controller(environment: [String: String], watchesForChanges: Bool = true) -> DefaultsController {
+    /// `bundle` is asked for once the store is read.
+    static func controller(environment: [String: String], watchesForChanges: Bool = true,
+                           bundle: () -> SettingsBundle) -> DefaultsController {
         var options = DefaultsStore.Options()
         options.watchesForChanges = watchesForChanges
-        return DefaultsController(store: DefaultsStore.standard(environment: environment, argumentDomain: argumentSplit.domain, options: options),
-                                  bundle: SettingsBundle.standard(environment: environment))
+        let store = DefaultsStore.standard(environment: environment, argumentDomain: argumentSplit.domain, options: options)
+        return DefaultsController(store: store, bundle: bundle())
     }
 }
 
