@@ -99,11 +99,16 @@ public final class CharacterBook: @unchecked Sendable {
     public func waitForSearch(for id: String, upTo timeout: TimeInterval) -> Bool {
         guard case .searching = status(for: id) else { return true }
         let deadline = Deadline.after(seconds: timeout)
-        // Not begun yet, the background might not start before the deadline: search here.
         let backgroundTakesItFirst = lock.withLock { () -> Bool in
-            guard searchedFirst == id, case .working = state else { return false }
+            guard searchedFirst == id else { return false }
+            // Its thread is made but may not have started: a thread starts in well under a
+            // millisecond, so it is given a moment rather than the book read twice at once.
+            let start = Deadline.after(seconds: min(Self.threadStartWait, timeout))
+            while case .queued = state, lock.wait(until: start) {}
+            guard case .working = state else { return false }
             return true
         }
+        // Not begun yet, the background might not start before the deadline: search here.
         if !backgroundTakesItFirst, !deadline.hasPassed, isSmallEnoughToSearchNow(), let early = searchOne(id, until: deadline) {
             lock.withLock { earlyResults[id] = early }
             return true
@@ -162,8 +167,12 @@ public final class CharacterBook: @unchecked Sendable {
         defer { lock.unlock() }
         guard case .queued = state else { return false }
         state = .working
+        lock.broadcast()  // a first frame may be waiting to know the search has begun
         return true
     }
+
+    /// How long a first frame waits for the search's thread to start before searching itself.
+    static let threadStartWait: TimeInterval = 0.002
 
     private func runIfUnclaimed() {
         guard claim(), let result = search(until: nil) else { return }
