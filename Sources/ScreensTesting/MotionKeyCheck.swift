@@ -2,7 +2,7 @@ import Screens
 import Terminal
 import Testing
 
-/// What every screen that lists or scrolls answers to: the keys ``MotionKeys`` binds and the
+/// What every screen that lists or scrolls answers to: the keys `MotionKeys` binds and the
 /// bytes terminals send for them, with one check for a screen's bindings and help.
 public enum MotionKeyCheck {
     /// ↑↓, PgUp/PgDn, Home/End and ^A/^E.

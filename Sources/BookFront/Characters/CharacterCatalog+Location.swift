@@ -5,7 +5,7 @@ import Platform
 extension CharacterCatalog {
     public static let fileName = "Characters.plist"
 
-    /// Where the character list is on disk, found as every resource is (``AppResources``):
+    /// Where the character list is on disk, found as every resource is (`AppResources`):
     /// `$WONDERLAND_RESOURCES/Characters.plist` when the variable is set, else
     /// `Resources/Characters.plist` or `share/wonderland/Characters.plist` walking up from the
     /// executable. Nil: use the compiled-in copy.

@@ -5,7 +5,7 @@ extension SettingsBundle {
     /// The environment variable naming the resources folder (the one holding Settings.bundle).
     public static let resourcesEnvironmentVariable = AppResources.environmentVariable
 
-    /// Where the settings bundle folder is, if there is one on disk (see ``AppResources``; a
+    /// Where the settings bundle folder is, if there is one on disk (see `AppResources`; a
     /// folder counts when it holds Root.plist). Nil when none is found; `standard` then uses
     /// the copy compiled into the binary.
     public static func locateDirectory(environment: [String: String] = ProcessInfo.processInfo.environment,
