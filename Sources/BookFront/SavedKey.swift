@@ -16,6 +16,13 @@ enum SavedKey {
     static let line = "line"
     static let column = "column"
     static let infoScroll = "infoScroll"
+    // The chapters the page showed, and the book file they were found in.
+    static let appearances = "appearances"
+    static let appearancesChapterCount = "appearancesChapterCount"
+    static let appearancesNames = "appearancesNames"
+    static let appearancesBookSize = "appearancesBookSize"
+    static let appearancesBookChanged = "appearancesBookChanged"
+    static let appearancesBookInode = "appearancesBookInode"
 
     // A bookmark and a book's list of them, archived in the defaults (Bookmark, BookmarkList);
     // a bookmark's page is `offset`, its list's book `bookID`.

@@ -53,6 +53,31 @@ struct CharacterDetailTests {
         return (Pilot(navigation, columns: 60, rows: 16), context)
     }
 
+    /// What a restored page saved is outside input: it stands in for the search only when it
+    /// could be an answer for this book file and these names.
+    @Test func aRememberedAnswerIsTakenOnlyWhenPlausibleAndForTheSameFile() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("books/alice29.txt")
+        try FileManager.default.createDirectory(at: path.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("CHAPTER I.\n\nThe Queen.\n\nCHAPTER II.\n\nThe Queen.\n".utf8).write(to: path)
+        let queen = BookCharacter(id: "queen", name: "Queen of Hearts", aliases: ["Queen"], description: "Shouts a lot.", firstChapter: 1)
+        let book = CharacterBook(url: path, catalog: CharacterCatalog(characters: [queen]))
+        book.startInBackground = { _ in }  // nothing but the remembered answer can show
+        let stamp = try #require(FileStamp.of(path: path.path))
+        func remembered(_ mentions: [Int: Int], chapters: Int = 2, names: [String]? = nil, stamp: FileStamp? = nil) -> RememberedAppearances {
+            RememberedAppearances(mentions: mentions, chapterCount: chapters, names: names ?? queen.searchNames, book: stamp ?? FileStamp.of(path: path.path)!)
+        }
+        #expect(!book.adopt(remembered([5: 1]), for: "queen"), "a chapter the book does not have")
+        #expect(!book.adopt(remembered([0: -3]), for: "queen"), "a negative count")
+        #expect(!book.adopt(remembered([0: 1], chapters: -1), for: "queen"))
+        #expect(!book.adopt(remembered([0: 1], names: ["Someone else"]), for: "queen"), "names changed since")
+        #expect(!book.adopt(remembered([0: 1], stamp: FileStamp(size: stamp.size + 1, changed: stamp.changed, inode: stamp.inode)), for: "queen"))
+        #expect(!book.adopt(remembered([0: 1]), for: "nobody"))
+        #expect(book.adopt(remembered([0: 1, 1: 1]), for: "queen"))
+        #expect(book.status(for: "queen") == .found(mentions: [0: 1, 1: 1], chapterCount: 2))
+        #expect(book.remembered(for: "queen") == remembered([0: 1, 1: 1]))
+    }
+
     @Test func theFirstFrameOfALaunchOnTheDetailAlreadyShowsTheChapters() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let held = HeldWork()

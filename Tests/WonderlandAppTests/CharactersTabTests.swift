@@ -17,11 +17,14 @@ private final class CharactersLaunch: Pilot {
 
     /// `restoring` is an archive to restore before the first frame, as a relaunch does;
     /// `firstFrameWait` replaces how long that frame may wait for the chapter search.
+    /// `searchHeldBack` drops the book's background search, so only what is on screen without
+    /// it (a remembered answer) can show the chapters.
     init(store: InMemoryPreferenceStore, dataFolder: URL, restoring archive: Data? = nil, columns: Int = 80, rows: Int = 24,
-         firstFrameWait: TimeInterval? = nil) throws {
+         firstFrameWait: TimeInterval? = nil, searchHeldBack: Bool = false) throws {
         let services = AppServices(store: store, bundle: .embedded, launch: LaunchOptions(dataFolder: dataFolder))
         let root = RootScreen.make(services: services)
         if let firstFrameWait { services.shared.characters?.book.firstFrameWait = firstFrameWait }
+        if searchHeldBack { services.shared.characters?.book.startInBackground = { _ in } }
         if let archive { _ = try RootScreen.restorationEngine(services: services).restore(from: archive, root: root) }
         self.services = services
         self.root = root
@@ -220,6 +223,35 @@ struct CharactersTabTests {
         try third.press(.character("2"))
         #expect(third.list.state.selectedID == "dinah")
         #expect(third.lines.contains { $0.hasPrefix("▸ Dinah") })
+    }
+
+    /// A detail saves the chapters it showed with the book file they were found in; the next
+    /// launch shows them on its first frame without reading the book, and only while the file
+    /// is the same one.
+    @Test(arguments: [false, true])
+    func aRestoredDetailShowsTheChaptersItSavedWhileTheBookIsTheSame(bookChanged: Bool) throws {
+        defer { try? FileManager.default.removeItem(at: dataFolder) }
+        let book = BookLibrary.defaultBookURL(dataFolder: dataFolder)
+        try FileManager.default.createDirectory(at: book.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("CHAPTER I.\n\nAlice sat by her sister.\n\nCHAPTER II.\n\nAlice, and Alice again.\n".utf8).write(to: book)
+        let store = InMemoryPreferenceStore()
+        let first = try CharactersLaunch(store: store, dataFolder: dataFolder)
+        try first.press(.character("2"), .enter)
+        #expect(first.services.shared.characters?.book.waitForSearch(for: "alice", upTo: 60) == true)
+        try first.send(.wake)
+        #expect(first.lines.contains(" Appears in chapters 1 (1 mention), 2 (2 mentions)."))
+        let archive = try first.preserve()
+        if bookChanged {
+            let handle = try FileHandle(forWritingTo: book)
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data("Alice.\n".utf8))
+            try handle.close()
+        }
+
+        let second = try CharactersLaunch(store: store, dataFolder: dataFolder, restoring: archive, firstFrameWait: 0, searchHeldBack: true)
+        #expect(second.detail != nil)
+        #expect(second.lines.contains(" Appears in chapters 1 (1 mention), 2 (2 mentions).") == !bookChanged)
+        #expect(second.lines.contains(" " + CharacterInfoText.chapterSummary(.searching)) == bookChanged)
     }
 
     @Test func anUnknownCharacterIDIsSkippedAndTheListStays() throws {

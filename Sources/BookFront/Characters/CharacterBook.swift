@@ -42,6 +42,9 @@ public final class CharacterBook: @unchecked Sendable {
     private var earlyResults: [String: EarlyResult] = [:]
     /// The character the background search takes first, for the screen a launch will show.
     private var searchedFirst: String?
+    /// The book file the results here were found in (or, before any search, the one a
+    /// remembered result was checked against).
+    private var searchedBook: FileStamp?
 
     private struct EarlyResult {
         var mentions: [Int: Int]
@@ -79,6 +82,44 @@ public final class CharacterBook: @unchecked Sendable {
             guard FileManager.default.fileExists(atPath: url.path) else { return .bookNotInstalled(path: url.path) }
             start()
             return status(for: id)
+        }
+    }
+
+    /// What `id`'s screen shows now, with the book it was found in, for the screen to save;
+    /// nil while nothing is known for it.
+    public func remembered(for id: String) -> RememberedAppearances? {
+        guard let character = catalog.characters.first(where: { $0.id == id }) else { return nil }
+        return lock.withLock { () -> RememberedAppearances? in
+            guard let book = searchedBook else { return nil }
+            switch state {
+            case .done(let all, let chapterCount):
+                return RememberedAppearances(mentions: all[id] ?? [:], chapterCount: chapterCount, names: character.searchNames, book: book)
+            case .queued, .working, .idle:
+                guard let early = earlyResults[id] else { return nil }
+                return RememberedAppearances(mentions: early.mentions, chapterCount: early.chapterCount, names: character.searchNames, book: book)
+            case .failed:
+                return nil
+            }
+        }
+    }
+
+    /// Takes what a restored screen saved as `id`'s answer until the search has its own, when
+    /// the book file is still the one it was found in and the character's names are the same.
+    /// Returns whether it was taken.
+    @discardableResult
+    public func adopt(_ remembered: RememberedAppearances, for id: String) -> Bool {
+        guard remembered.isPlausible, let character = catalog.characters.first(where: { $0.id == id }),
+              character.searchNames == remembered.names, FileStamp.of(path: url.path) == remembered.book else { return false }
+        return lock.withLock { () -> Bool in
+            switch state {
+            case .done, .failed: return false
+            case .idle, .queued, .working:
+                guard earlyResults[id] == nil else { return false }
+                earlyResults[id] = EarlyResult(mentions: remembered.mentions, chapterCount: remembered.chapterCount)
+                if searchedBook == nil { searchedBook = remembered.book }
+                lock.broadcast()
+                return true
+            }
         }
     }
 
@@ -124,8 +165,10 @@ public final class CharacterBook: @unchecked Sendable {
     /// One character's mentions, when the book reads and `deadline` has not passed once it is
     /// read; nil otherwise (the background's search then says what went wrong).
     private func searchOne(_ id: String, until deadline: Deadline) -> EarlyResult? {
+        let stamp = FileStamp.of(path: url.path)
         guard let character = catalog.characters.first(where: { $0.id == id }),
               let document = try? BookLoader.load(path: url.path), !deadline.hasPassed else { return nil }
+        lock.withLock { searchedBook = stamp }
         return EarlyResult(mentions: CharacterAppearances.find(names: character.searchNames, in: document),
                            chapterCount: document.chapters.count)
     }
@@ -182,7 +225,9 @@ public final class CharacterBook: @unchecked Sendable {
     /// The search's outcome, or nil when `deadline` passed before every character was done.
     private func search(until deadline: Deadline?) -> State? {
         do {
+            let stamp = FileStamp.of(path: url.path)
             let document = try BookLoader.load(path: url.path)
+            lock.withLock { searchedBook = stamp }
             var all: [String: [Int: Int]] = [:]
             if let first = lock.withLock({ searchedFirst }), let character = catalog.characters.first(where: { $0.id == first }) {
                 let mentions = CharacterAppearances.find(names: character.searchNames, in: document)

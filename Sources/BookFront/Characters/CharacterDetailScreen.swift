@@ -109,14 +109,43 @@ public final class CharacterDetailScreen: Screen {
             coder.encode(editor.state.line, forKey: SavedKey.line)
             coder.encode(editor.state.column, forKey: SavedKey.column)
         }
+        if let shown = context.book.remembered(for: character.id) {
+            try coder.encode(shown.mentions.keys.sorted().flatMap { [$0, shown.mentions[$0]!] }, forKey: SavedKey.appearances)
+            coder.encode(shown.chapterCount, forKey: SavedKey.appearancesChapterCount)
+            try coder.encode(shown.names, forKey: SavedKey.appearancesNames)
+            coder.encode(shown.book.size, forKey: SavedKey.appearancesBookSize)
+            coder.encode(shown.book.changed, forKey: SavedKey.appearancesBookChanged)
+            coder.encode(Int64(bitPattern: shown.book.inode), forKey: SavedKey.appearancesBookInode)
+        }
     }
 
     public override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
+        adoptSavedAppearances(from: coder)
         infoScroll = max(0, try coder.decodeInteger(forKey: SavedKey.infoScroll))
         guard try coder.decodeBool(forKey: SavedKey.isEditing) else { return }
         let text = try coder.decodeObject(of: String.self, forKey: SavedKey.text) ?? ""
         beginEditing(draft: TextEditorState(text: text, line: try coder.decodeInteger(forKey: SavedKey.line),
                                             column: try coder.decodeInteger(forKey: SavedKey.column)))
+    }
+
+    /// The chapters this page showed when it was saved stand in for the search on the first
+    /// frame, if the book file is the one they were found in (`CharacterBook.adopt`); anything
+    /// missing, malformed or out of range is ignored and the search answers as before.
+    private func adoptSavedAppearances(from coder: KeyedUnarchiver) {
+        guard let flat = try? coder.decodeObject(of: [Int].self, forKey: SavedKey.appearances), flat.count % 2 == 0,
+              flat.count <= 2 * RememberedAppearances.chapterLimit,
+              let names = try? coder.decodeObject(of: [String].self, forKey: SavedKey.appearancesNames),
+              let chapterCount = try? coder.decodeInteger(forKey: SavedKey.appearancesChapterCount),
+              let size = try? coder.decodeInt64(forKey: SavedKey.appearancesBookSize),
+              let changed = try? coder.decodeInt64(forKey: SavedKey.appearancesBookChanged),
+              let inode = try? coder.decodeInt64(forKey: SavedKey.appearancesBookInode) else { return }
+        var mentions: [Int: Int] = [:]
+        for pair in stride(from: 0, to: flat.count, by: 2) {
+            guard mentions.updateValue(flat[pair + 1], forKey: flat[pair]) == nil else { return }
+        }
+        let saved = RememberedAppearances(mentions: mentions, chapterCount: chapterCount, names: names,
+                                          book: FileStamp(size: size, changed: changed, inode: UInt64(bitPattern: inode)))
+        context.book.adopt(saved, for: character.id)
     }
 
     /// Reads the saved character id: what the restoration class needs to rebuild the screen.
