@@ -1,3 +1,5 @@
+import Terminal
+
 /// A multi-line text and its cursor, with the edits and moves an editor needs.
 ///
 /// A value type: the notes editor's unsaved draft is exactly this, saved as it is.

@@ -63,10 +63,7 @@ public struct CellBuffer: Hashable, Sendable {
         let area = (clip ?? bounds).intersection(bounds)
         guard point.y >= area.y, point.y < area.maxY else { return 0 }
         var x = point.x
-        var contiguous = text
-        contiguous.makeContiguousUTF8()
-        let source = contiguous
-        _ = source.utf8.withContiguousStorageIfAvailable { bytes in
+        ClusterStepping.withBytes(of: text) { source, bytes in
             var offset = 0
             while offset < bytes.count {
                 if takingPlainCellsAsBytes, let (scalar, length) = Self.plainCell(bytes, at: offset) {
@@ -76,7 +73,7 @@ public struct CellBuffer: Hashable, Sendable {
                     offset += length
                     continue
                 }
-                let character = source[source.utf8.index(source.startIndex, offsetBy: offset)]
+                let character = ClusterStepping.cluster(at: offset, in: source)
                 offset += character.utf8.count
                 let shown = SafeText.standIn(for: character) ?? character
                 let grapheme = String(shown)

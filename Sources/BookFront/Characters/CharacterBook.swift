@@ -90,16 +90,14 @@ public final class CharacterBook: @unchecked Sendable {
     public func remembered(for id: String) -> RememberedAppearances? {
         guard let character = catalog.characters.first(where: { $0.id == id }) else { return nil }
         return lock.withLock { () -> RememberedAppearances? in
-            guard let book = searchedBook else { return nil }
+            let known: EarlyResult?
             switch state {
-            case .done(let all, let chapterCount):
-                return RememberedAppearances(mentions: all[id] ?? [:], chapterCount: chapterCount, names: character.searchNames, book: book)
-            case .queued, .working, .idle:
-                guard let early = earlyResults[id] else { return nil }
-                return RememberedAppearances(mentions: early.mentions, chapterCount: early.chapterCount, names: character.searchNames, book: book)
-            case .failed:
-                return nil
+            case .done(let all, let chapterCount): known = EarlyResult(mentions: all[id] ?? [:], chapterCount: chapterCount)
+            case .queued, .working, .idle: known = earlyResults[id]
+            case .failed: known = nil
             }
+            guard let known, let book = searchedBook else { return nil }
+            return RememberedAppearances(mentions: known.mentions, chapterCount: known.chapterCount, names: character.searchNames, book: book)
         }
     }
 

@@ -110,7 +110,7 @@ public final class CharacterDetailScreen: Screen {
             coder.encode(editor.state.column, forKey: SavedKey.column)
         }
         if let shown = context.book.remembered(for: character.id) {
-            try coder.encode(shown.mentions.keys.sorted().flatMap { [$0, shown.mentions[$0]!] }, forKey: SavedKey.appearances)
+            try coder.encode(shown.mentions.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }, forKey: SavedKey.appearances)
             coder.encode(shown.chapterCount, forKey: SavedKey.appearancesChapterCount)
             try coder.encode(shown.names, forKey: SavedKey.appearancesNames)
             coder.encode(shown.book.size, forKey: SavedKey.appearancesBookSize)

@@ -31,8 +31,14 @@ public struct BrailleRaster: Sendable, Hashable {
 
     /// Sets a dot; dots outside the raster are ignored (lines run off the edges).
     @inline(__always) public mutating func set(x: Int, y: Int) {
-        guard x >= 0, y >= 0, x < dotWidth, y < dotHeight else { return }
-        cells[(y >> 2) * columns + (x >> 1)] |= Self.bit(x: x, y: y)
+        let columns = self.columns, rows = self.rows
+        cells.withUnsafeMutableBufferPointer { Self.set(x: x, y: y, in: $0, columns: columns, rows: rows) }
+    }
+
+    /// `set(x:y:)` on the cells themselves, for a line that sets many dots in one access.
+    @inline(__always) static func set(x: Int, y: Int, in cells: UnsafeMutableBufferPointer<UInt8>, columns: Int, rows: Int) {
+        guard x >= 0, y >= 0, x < columns * 2, y < rows * 4 else { return }
+        cells[(y >> 2) * columns + (x >> 1)] |= bit(x: x, y: y)
     }
 
     public func isSet(x: Int, y: Int) -> Bool {
@@ -73,12 +79,10 @@ extension BrailleRaster {
         guard let (ax, ay, bx, by) = Self.clip(x0, y0, x1, y1, width: Double(dotWidth), height: Double(dotHeight)) else { return }
         let dx = bx - ax, dy = by - ay
         let steps = Int(max(abs(dx), abs(dy)).rounded(.up))
-        let width = dotWidth, height = dotHeight, columns = self.columns
+        let columns = self.columns, rows = self.rows
         cells.withUnsafeMutableBufferPointer { cells in
             func set(_ x: Double, _ y: Double) {
-                let x = Int(x.rounded(.down)), y = Int(y.rounded(.down))
-                guard x >= 0, y >= 0, x < width, y < height else { return }
-                cells[(y >> 2) * columns + (x >> 1)] |= Self.bit(x: x, y: y)
+                Self.set(x: Int(x.rounded(.down)), y: Int(y.rounded(.down)), in: cells, columns: columns, rows: rows)
             }
             if steps == 0 {
                 set(ax, ay)

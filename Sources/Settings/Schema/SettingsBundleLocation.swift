@@ -26,11 +26,13 @@ extension SettingsBundle {
         if let directory = locateDirectory(environment: environment, executablePath: executablePath) {
             return load(directory: directory, languages: languages)
         }
-        return load(source: .embedded, languages: languages) { embeddedFiles[$0].map { Data($0.utf8) } }
+        return embedded(languages: languages)
     }
 
     /// The copy of Resources/Settings.bundle compiled into the binary.
-    public static var embedded: SettingsBundle {
-        load(source: .embedded, languages: nil) { embeddedFiles[$0].map { Data($0.utf8) } }
+    public static var embedded: SettingsBundle { embedded(languages: nil) }
+
+    private static func embedded(languages: [String]?) -> SettingsBundle {
+        load(source: .embedded, languages: languages) { embeddedFiles[$0].map { Data($0.utf8) } }
     }
 }

@@ -1,18 +1,19 @@
 /// Stepping through a string's grapheme clusters by UTF-8 offset, with a shortcut for ASCII:
 /// an ASCII byte followed by another ASCII byte (or the end) is a whole cluster of one column
 /// (CR LF is the one such pair that is a single cluster), so drafts and paragraphs of plain
-/// text skip grapheme breaking and the width tables.
-enum ClusterStepping {
+/// text skip grapheme breaking and the width tables. `CellBuffer.write` steps the same way with
+/// its own rule for which cells need no table.
+public enum ClusterStepping {
     /// Whether the byte at `offset` of `bytes` is a cluster on its own.
     @inline(__always)
-    static func isLoneASCII(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Bool {
+    public static func isLoneASCII(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Bool {
         let byte = bytes[offset]
         let next: UInt8 = offset + 1 < bytes.count ? bytes[offset + 1] : 0
         return byte < 0x80 && next < 0x80 && !(byte == 0x0D && next == 0x0A)
     }
 
     /// Calls `body` with `text`'s UTF-8 bytes, contiguous.
-    static func withBytes<R>(of text: String, _ body: (String, UnsafeBufferPointer<UInt8>) -> R) -> R {
+    public static func withBytes<R>(of text: String, _ body: (String, UnsafeBufferPointer<UInt8>) -> R) -> R {
         var text = text
         text.makeContiguousUTF8()
         let contiguous = text
@@ -20,7 +21,7 @@ enum ClusterStepping {
     }
 
     /// The cluster starting at UTF-8 offset `offset` of `text` (a cluster boundary).
-    static func cluster(at offset: Int, in text: String) -> Character {
+    public static func cluster(at offset: Int, in text: String) -> Character {
         text[text.utf8.index(text.startIndex, offsetBy: offset)]
     }
 }
