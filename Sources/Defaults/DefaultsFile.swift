@@ -1,6 +1,7 @@
 import FileSafety
 import FoundationEssentials
 import PropertyList
+import Platform
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,11 +13,12 @@ import Glibc
 /// plist itself is replaced by rename on every write and a lock on it would stay with the old
 /// inode.
 struct DefaultsFile {
-    let url: URL
+    let path: String
     /// Replaces the file atomically (AtomicFile.write, unless a test fakes a failing disk).
     var writeFile: (Data, URL) throws -> Void = { try AtomicFile.write($0, to: $1) }
-    var folder: URL { url.deletingLastPathComponent() }
-    var lockURL: URL { url.appendingPathExtension("lock") }
+    var url: URL { URL(fileURLWithPath: path) }
+    var folderPath: String { FilePaths.parent(of: path) }
+    var lockPath: String { path + ".lock" }
 
     /// Identifies one version of the file; a write by anyone gives a new stamp (the rename makes
     /// a new inode and a new change time).
@@ -53,14 +55,14 @@ struct DefaultsFile {
     /// The current file's stamp, or nil when there is none.
     func stamp() -> Stamp? {
         var info = stat()
-        guard stat(url.path, &info) == 0 else { return nil }
+        guard stat(path, &info) == 0 else { return nil }
         return Stamp(device: UInt64(info.st_dev), inode: UInt64(info.st_ino), size: Int64(info.st_size),
                      modified: info.st_mtim, changed: info.st_ctim)
     }
 
     func read() -> Contents {
         let bytes: Data
-        do { bytes = try BoundedFile.read(path: url.path, limit: .defaults) } catch {
+        do { bytes = try BoundedFile.read(path: path, limit: .defaults) } catch {
             if case .missing = error { return .missing }
             return .corrupt(error.reason)
         }
@@ -78,28 +80,28 @@ struct DefaultsFile {
 
     /// Creates the folder (and its parents) as 0700 when missing.
     func makeFolder() throws {
-        do { try AtomicFile.makeFolder(folder) } catch { throw FileError(description: "\(error)") }
+        do { try AtomicFile.makeFolder(atPath: folderPath) } catch { throw FileError(description: "\(error)") }
     }
 
     /// Runs `body` holding the lock: shared for reading, exclusive for read-merge-write.
     func withLock<T>(exclusive: Bool, _ body: () throws -> T) throws -> T {
         try makeFolder()
         // Never blocking, never a controlling terminal: the lock file could be anything.
-        var descriptor = open(lockURL.path, O_RDWR | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o600)
+        var descriptor = open(lockPath, O_RDWR | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o600)
         if descriptor < 0, !exclusive, errno == EROFS || errno == EACCES {
             // A folder we cannot write to (a read-only mount, another user's folder) must still
             // let the settings be read. flock works on a read-only descriptor; with no lock file
             // at all, no writer has ever locked here, and a writer's rename is atomic anyway.
-            descriptor = open(lockURL.path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
+            descriptor = open(lockPath, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC)
             if descriptor < 0 { return try body() }
         }
         guard descriptor >= 0 else {
-            throw FileError(description: "cannot open \(lockURL.path): \(String(cString: strerror(errno)))")
+            throw FileError(description: "cannot open \(lockPath): \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }  // closing releases the lock
         while flock(descriptor, exclusive ? LOCK_EX : LOCK_SH) != 0 {
             guard errno == EINTR else {
-                throw FileError(description: "cannot lock \(lockURL.path): \(String(cString: strerror(errno)))")
+                throw FileError(description: "cannot lock \(lockPath): \(String(cString: strerror(errno)))")
             }
         }
         return try body()
@@ -111,15 +113,15 @@ struct DefaultsFile {
     func write(_ values: [String: PropertyListValue]) throws -> Stamp? {
         // What the next read would refuse is not written: it would be moved aside as unreadable.
         do { try PropertyListLimits.defaults.check(.dictionary(values)) } catch {
-            throw FileError(description: "cannot save \(url.path): the settings would be too big to read back (\(error))")
+            throw FileError(description: "cannot save \(path): the settings would be too big to read back (\(error))")
         }
         let bytes = try PropertyListSerializer.data(from: .dictionary(values), format: .xml)
         // A file over the limit would be refused, and moved aside, by the next read.
         guard bytes.count <= FileLimit.defaults.bytes else {
-            throw FileError(description: "cannot save \(url.path): the settings would take \(ByteCountText.describe(Int64(bytes.count))), more than the \(ByteCountText.describe(Int64(FileLimit.defaults.bytes))) a settings file may hold")
+            throw FileError(description: "cannot save \(path): the settings would take \(ByteCountText.describe(Int64(bytes.count))), more than the \(ByteCountText.describe(Int64(FileLimit.defaults.bytes))) a settings file may hold")
         }
         do { try writeFile(bytes, url) } catch {
-            throw FileError(description: "cannot save \(url.path): \(error)", cause: error as? AtomicFile.Failure)
+            throw FileError(description: "cannot save \(path): \(error)", cause: error as? AtomicFile.Failure)
         }
         return stamp()
     }
@@ -129,9 +131,9 @@ struct DefaultsFile {
     func moveAside(reason: String, now: Date = Date()) -> String {
         do {
             let aside = try AtomicFile.moveAside(url, label: "corrupt", now: now)
-            return "The settings file \(url.path) could not be read (\(reason)). It was moved to \(aside.path) and the settings were reset to their defaults."
+            return "The settings file \(path) could not be read (\(reason)). It was moved to \(aside.path) and the settings were reset to their defaults."
         } catch {
-            return "The settings file \(url.path) could not be read (\(reason)) nor moved aside (\(error)); the settings start from their defaults."
+            return "The settings file \(path) could not be read (\(reason)) nor moved aside (\(error)); the settings start from their defaults."
         }
     }
 
@@ -150,13 +152,13 @@ struct DefaultsFile {
         let leftOut = "held values that cannot be saved, which were left out (\(problems.joined(separator: "; ")))"
         let aside: URL
         do { aside = try AtomicFile.moveAside(url, label: "corrupt", now: now) } catch {
-            return ("The settings file \(url.path) holds values that cannot be saved (\(problems.joined(separator: "; "))) and could not be moved aside (\(error)): they are left out of this run's settings, and the file is left as it is.", .notMoved)
+            return ("The settings file \(path) holds values that cannot be saved (\(problems.joined(separator: "; "))) and could not be moved aside (\(error)): they are left out of this run's settings, and the file is left as it is.", .notMoved)
         }
         do {
             let stamp = try write(kept)
-            return ("The settings file \(url.path) \(leftOut). The original was kept as \(aside.path); every other setting was kept.", .replaced(stamp))
+            return ("The settings file \(path) \(leftOut). The original was kept as \(aside.path); every other setting was kept.", .replaced(stamp))
         } catch {
-            return ("The settings file \(url.path) \(leftOut). The original was kept as \(aside.path); the other settings could not be written back yet (\(error)).", .movedAsideOnly)
+            return ("The settings file \(path) \(leftOut). The original was kept as \(aside.path); the other settings could not be written back yet (\(error)).", .movedAsideOnly)
         }
     }
 

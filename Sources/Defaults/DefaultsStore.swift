@@ -51,7 +51,10 @@ public final class DefaultsStore: PreferenceStore {
         }
     }
 
-    public let fileURL: URL
+    /// The defaults file's path.
+    public let filePath: String
+    /// The defaults file.
+    public var fileURL: URL { URL(fileURLWithPath: filePath) }
     private let file: DefaultsFile
     private let options: Options
     private var domains = DefaultsDomains()
@@ -72,23 +75,28 @@ public final class DefaultsStore: PreferenceStore {
     private var entryMerges: [String: EntryMerge] = [:]
 
     /// A store on `fileURL`. `argumentDomain` is usually `ArgumentDomain.split(…).domain`.
-    public init(fileURL: URL, argumentDomain: [String: PropertyListValue] = [:], options: Options = Options()) {
-        self.fileURL = fileURL
-        self.file = DefaultsFile(url: fileURL, writeFile: options.writeFile)
+    public convenience init(fileURL: URL, argumentDomain: [String: PropertyListValue] = [:], options: Options = Options()) {
+        self.init(filePath: fileURL.path, argumentDomain: argumentDomain, options: options)
+    }
+
+    /// A store on the file at `filePath`.
+    public init(filePath: String, argumentDomain: [String: PropertyListValue] = [:], options: Options = Options()) {
+        self.filePath = filePath
+        self.file = DefaultsFile(path: filePath, writeFile: options.writeFile)
         self.options = options
         self.lastStampCheck = options.clock()
         domains.argument = argumentDomain
         if options.watchesForChanges {
             try? file.makeFolder()
-            watcher = DefaultsWatcher(folder: file.folder, useInotify: options.usesInotify)
+            watcher = DefaultsWatcher(folder: file.folderPath, useInotify: options.usesInotify)
         }
         // A writer killed between creating its temporary file and renaming it leaves the file
         // behind; without this, a crash loop would fill the folder.
-        _ = AtomicFile.removeStaleTemporaries(in: file.folder)
+        _ = AtomicFile.removeStaleTemporaries(inFolder: file.folderPath)
         do {
             domains.persistent = try readFile().values
         } catch {
-            warnings.append("The settings in \(fileURL.path) could not be read (\(error)); the settings start from their defaults.")
+            warnings.append("The settings in \(filePath) could not be read (\(error)); the settings start from their defaults.")
         }
     }
 
@@ -96,12 +104,17 @@ public final class DefaultsStore: PreferenceStore {
     public static func standard(
         environment: [String: String], argumentDomain: [String: PropertyListValue] = [:], options: Options = Options()
     ) -> DefaultsStore {
-        DefaultsStore(fileURL: standardFileURL(environment: environment), argumentDomain: argumentDomain, options: options)
+        DefaultsStore(filePath: standardFilePath(environment: environment), argumentDomain: argumentDomain, options: options)
     }
 
+    /// `$XDG_CONFIG_HOME/wonderland/defaults.plist` (default `~/.config/…`).
+    public static func standardFilePath(environment: [String: String]) -> String {
+        FilePaths.join(FilePaths.join(UserFolders(environment: environment).configHome, "wonderland"), "defaults.plist")
+    }
+
+    /// The same file as a URL.
     public static func standardFileURL(environment: [String: String]) -> URL {
-        URL(fileURLWithPath: UserFolders(environment: environment).configHome)
-            .appendingPathComponent("wonderland").appendingPathComponent("defaults.plist")
+        URL(fileURLWithPath: standardFilePath(environment: environment))
     }
 
     public static func monotonicNow() -> Double {
@@ -252,7 +265,7 @@ public final class DefaultsStore: PreferenceStore {
             try flush()
         } catch {
             let failure = WriteFailure(error)
-            if failure != lastWriteError { warnings.append("The settings could not be saved to \(fileURL.path): \(error)") }
+            if failure != lastWriteError { warnings.append("The settings could not be saved to \(filePath): \(error)") }
             lastWriteError = failure
             pending.postpone(to: now)
         }
@@ -306,7 +319,7 @@ public final class DefaultsStore: PreferenceStore {
     /// lock, after reading it once more, so a good file another process has just written is
     /// never the one moved.
     private func readFile() throws -> (values: [String: PropertyListValue], wasCorrupt: Bool) {
-        guard FileManager.default.fileExists(atPath: file.folder.path) else {
+        guard access(file.folderPath, F_OK) == 0 else {
             knownStamp = nil
             return ([:], false)
         }

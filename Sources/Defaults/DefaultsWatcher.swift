@@ -15,8 +15,8 @@ final class DefaultsWatcher {
     private let events: FileEvents?
     private var watch: Int32?
 
-    init(folder: URL, useInotify: Bool) {
-        self.folder = folder.path
+    init(folder: String, useInotify: Bool) {
+        self.folder = folder
         events = useInotify ? FileEvents() : nil
         addWatch()
     }
@@ -29,13 +29,23 @@ final class DefaultsWatcher {
 
     /// True while inotify watches the folder and the folder is on a local file system, where
     /// no write escapes the watch: nothing needs looking at until the descriptor is readable.
-    private(set) var seesEveryChange = false
+    var seesEveryChange: Bool {
+        guard watch != nil else { return false }
+        if let folderIsLocal { return folderIsLocal }
+        let local = FileSystemKind.inotifySeesEveryChange(at: folder)
+        folderIsLocal = local
+        return local
+    }
+
+    /// The answer for the current watch, found when first asked: the loop asks after the first
+    /// frame, and reading the mount table took longer than the rest of the store's start.
+    private var folderIsLocal: Bool?
 
     private func addWatch() {
         guard let events else { return }
         let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
         watch = events.addWatch(folder, mask: mask)
-        seesEveryChange = watch != nil && FileSystemKind.inotifySeesEveryChange(at: folder)
+        folderIsLocal = nil
     }
 
     /// Drains pending events; true when the file may have changed (always true when polling).
@@ -46,10 +56,7 @@ final class DefaultsWatcher {
             return true
         }
         let sawEvent = events.drain { event in
-            if event.endsWatch {
-                watch = nil
-                seesEveryChange = false
-            }
+            if event.endsWatch { watch = nil }
         }
         if watch == nil { addWatch() }
         return sawEvent

@@ -1,5 +1,6 @@
 import FileSafety
 import FoundationEssentials
+import Platform
 
 /// What makes two failed saves the same failure, so a disk that stays full is reported once
 /// rather than on every retry: for a failed system call, the operation, the errno and the
@@ -19,11 +20,10 @@ struct WriteFailure: Equatable {
     /// The file a path stands for: a temporary (".defaults.plist.tmp-<pid>-<random>") stands
     /// for the file it was to replace.
     static func subject(of path: String) -> String {
-        let url = URL(fileURLWithPath: path)
-        let name = url.lastPathComponent
+        let name = FilePaths.lastComponent(of: path)
         guard name.hasPrefix("."), let marker = name.firstRange(of: ".tmp-"), marker.lowerBound > name.index(after: name.startIndex) else {
             return path
         }
-        return url.deletingLastPathComponent().appendingPathComponent(String(name[name.index(after: name.startIndex)..<marker.lowerBound])).path
+        return FilePaths.join(FilePaths.parent(of: path), String(name[name.index(after: name.startIndex)..<marker.lowerBound]))
     }
 }

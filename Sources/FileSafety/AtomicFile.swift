@@ -28,13 +28,18 @@ public enum AtomicFile {
     /// their umask, and `makingFolder: false` leaves a missing folder an error, as it is for
     /// a folder that must never be made (a sync folder that may be an unmounted share).
     public static func write(_ data: Data, to url: URL, durable: Bool = true, permissions: mode_t = 0o600, makingFolder: Bool = true) throws {
-        let folder = url.deletingLastPathComponent()
-        if makingFolder { try makeFolder(folder) }
+        try write(data, toPath: url.path, durable: durable, permissions: permissions, makingFolder: makingFolder)
+    }
+
+    /// `write(_:to:…)` for a file named by its path.
+    public static func write(_ data: Data, toPath path: String, durable: Bool = true, permissions: mode_t = 0o600, makingFolder: Bool = true) throws {
+        let folder = FilePaths.parent(of: path)
+        if makingFolder { try makeFolder(atPath: folder) }
         // The pid lets a later launch tell a dead writer's leftover from a live one's; the
         // random part keeps two writers in one process apart.
-        let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).tmp-\(getpid())-\(UInt32.random(in: 0 ... .max))")
-        let fd = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
-        guard fd >= 0 else { throw Failure(operation: "create", path: temporary.path, code: errno) }
+        let temporary = FilePaths.join(folder, ".\(FilePaths.lastComponent(of: path)).tmp-\(getpid())-\(UInt32.random(in: 0 ... .max))")
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
+        guard fd >= 0 else { throw Failure(operation: "create", path: temporary, code: errno) }
         do {
             try data.withUnsafeBytes { buffer in
                 var offset = 0
@@ -42,24 +47,24 @@ public enum AtomicFile {
                     let written = Glibc.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
                     if written < 0 {
                         if errno == EINTR { continue }
-                        throw Failure(operation: "write", path: temporary.path, code: errno)
+                        throw Failure(operation: "write", path: temporary, code: errno)
                     }
                     offset += written
                 }
             }
-            if durable, fsync(fd) != 0 { throw Failure(operation: "fsync", path: temporary.path, code: errno) }
-            guard close(fd) == 0 else { throw Failure(operation: "close", path: temporary.path, code: errno) }
+            if durable, fsync(fd) != 0 { throw Failure(operation: "fsync", path: temporary, code: errno) }
+            guard close(fd) == 0 else { throw Failure(operation: "close", path: temporary, code: errno) }
         } catch {
             close(fd)
-            unlink(temporary.path)
+            unlink(temporary)
             throw error
         }
-        guard rename(temporary.path, url.path) == 0 else {
+        guard rename(temporary, path) == 0 else {
             let code = errno
-            unlink(temporary.path)
-            throw Failure(operation: "rename", path: url.path, code: code)
+            unlink(temporary)
+            throw Failure(operation: "rename", path: path, code: code)
         }
-        if durable { syncFolder(folder) }
+        if durable { syncFolder(atPath: folder) }
     }
 
     /// Removes the temporary files (`.<name>.tmp-<pid>`) that writes in `folder` left behind
@@ -68,30 +73,42 @@ public enum AtomicFile {
     /// names removed.
     @discardableResult
     public static func removeStaleTemporaries(in folder: URL) -> [String] {
-        guard let names = folderNames(folder.path) else { return [] }
+        removeStaleTemporaries(inFolder: folder.path)
+    }
+
+    /// `removeStaleTemporaries(in:)` for a folder named by its path.
+    @discardableResult
+    public static func removeStaleTemporaries(inFolder folder: String) -> [String] {
+        guard let names = folderNames(folder) else { return [] }
         var removed: [String] = []
         for name in names where name.hasPrefix(".") {
             guard let marker = name.ranges(of: ".tmp-").last,
                   let pid = pid_t(name[marker.upperBound...].prefix { $0 != "-" }), pid > 0, pid != getpid() else { continue }
             if kill(pid, 0) == 0 || errno == EPERM { continue }
-            if unlink(folder.appendingPathComponent(name).path) == 0 { removed.append(name) }
+            if unlink(FilePaths.join(folder, name)) == 0 { removed.append(name) }
         }
         return removed.sorted()
     }
 
     /// Creates the folder (and its parents) 0700 when missing.
-    public static func makeFolder(_ folder: URL) throws {
+    public static func makeFolder(_ folder: URL) throws { try makeFolder(atPath: folder.path) }
+
+    /// `makeFolder(_:)` for a folder named by its path.
+    public static func makeFolder(atPath folder: String) throws {
         var status = stat()
-        if stat(folder.path, &status) == 0, FileKind(mode: status.st_mode) == .directory { return }
+        if stat(folder, &status) == 0, FileKind(mode: status.st_mode) == .directory { return }
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw Failure(operation: "create folder", path: folder.path, code: errno == 0 ? EIO : errno)
+            throw Failure(operation: "create folder", path: folder, code: errno == 0 ? EIO : errno)
         }
     }
 
-    public static func syncFolder(_ folder: URL) {
-        let fd = open(folder.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    public static func syncFolder(_ folder: URL) { syncFolder(atPath: folder.path) }
+
+    /// Makes a rename in `folder` survive a power loss.
+    public static func syncFolder(atPath folder: String) {
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return }
         fsync(fd)
         close(fd)

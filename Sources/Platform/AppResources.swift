@@ -24,17 +24,17 @@ public enum AppResources {
     public static func locate(_ name: String, proof: String? = nil, environment: [String: String],
                               executablePath: String? = currentExecutablePath) -> String? {
         if let resources = environment[environmentVariable], !resources.isEmpty {
-            return join(resources, name)
+            return FilePaths.join(resources, name)
         }
         guard let executablePath else { return nil }
         let absolutePath = absolute(executablePath)
-        var folder = realPath(absolutePath).map(parent) ?? realPath(parent(of: absolutePath)) ?? parent(of: absolutePath)
+        var folder = realPath(absolutePath).map(FilePaths.parent) ?? realPath(FilePaths.parent(of: absolutePath)) ?? FilePaths.parent(of: absolutePath)
         while true {
-            for candidate in [join(join(folder, "Resources"), name), join(join(folder, "share/wonderland"), name)] {
-                let evidence = proof.map { join(candidate, $0) } ?? candidate
+            for candidate in [FilePaths.join(FilePaths.join(folder, "Resources"), name), FilePaths.join(FilePaths.join(folder, "share/wonderland"), name)] {
+                let evidence = proof.map { FilePaths.join(candidate, $0) } ?? candidate
                 if access(evidence, F_OK) == 0 { return candidate }
             }
-            let up = parent(of: folder)
+            let up = FilePaths.parent(of: folder)
             if up == folder { return nil }
             folder = up
         }
@@ -59,18 +59,6 @@ public enum AppResources {
         if path.hasPrefix("/") { return path }
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         guard getcwd(&buffer, buffer.count) != nil else { return path }
-        return join(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), path)
-    }
-
-    /// The folder holding `path` ("/" for a path at the root or "/" itself).
-    static func parent(of path: String) -> String {
-        var trimmed = Substring(path)
-        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
-        guard let slash = trimmed.lastIndex(of: "/") else { return "." }
-        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
-    }
-
-    static func join(_ folder: String, _ name: String) -> String {
-        folder.hasSuffix("/") ? folder + name : folder + "/" + name
+        return FilePaths.join(String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), path)
     }
 }

@@ -57,14 +57,14 @@ public struct UserFolders: Sendable {
 
     /// The base directory: its variable when that is absolute, else its default under `home`.
     public func folder(_ base: Base) -> String {
-        Self.absolute(environment[base.variable]) ?? Self.joining(home, base.underHome)
+        Self.absolute(environment[base.variable]) ?? FilePaths.join(home, base.underHome)
     }
 
     /// As `folder(_:)`, but nil when the environment names neither the variable nor HOME: a
     /// process with no home of its own (a test) then keeps nothing there.
     public func folderNamedByEnvironment(_ base: Base) -> String? {
         if let named = Self.absolute(environment[base.variable]) { return named }
-        return environmentHome.map { Self.joining($0, base.underHome) }
+        return environmentHome.map { FilePaths.join($0, base.underHome) }
     }
 
     public var configHome: String { folder(.config) }
@@ -76,9 +76,5 @@ public struct UserFolders: Sendable {
         guard var path, path.hasPrefix("/") else { return nil }
         while path.utf8.count > 1, path.hasSuffix("/") { path.removeLast() }
         return path
-    }
-
-    static func joining(_ folder: String, _ relative: String) -> String {
-        folder == "/" ? "/" + relative : folder + "/" + relative
     }
 }

@@ -11,23 +11,40 @@ import Glibc
 /// the crash marker (present while a restore is under way) and a log of why restores did or
 /// did not happen, which `wonderland state show` prints.
 public struct RestorationFiles: Sendable {
-    /// The folder holding the archive, the marker and the log.
-    public let folder: URL
-    /// The saved tree.
-    public var archive: URL { folder.appendingPathComponent("restoration.archive") }
-    /// Present while a restore runs: found at launch, it means the last restore crashed.
-    public var marker: URL { folder.appendingPathComponent("restoration.restoring") }
-    /// Why each restore and save did what it did, stamped, newest last.
-    public var log: URL { folder.appendingPathComponent("restoration.log") }
+    // Paths are kept as strings, and URLs made only when asked for: a launch reads and writes
+    // these files before its first frame, and a URL's first use costs more than the reads.
+    /// The path of the folder holding the archive, the marker and the log.
+    public let folderPath: String
+    /// The saved tree's path.
+    public var archivePath: String { FilePaths.join(folderPath, "restoration.archive") }
+    /// The marker's path: present while a restore runs, found at launch it means the last
+    /// restore crashed.
+    public var markerPath: String { FilePaths.join(folderPath, "restoration.restoring") }
+    /// The log's path: why each restore and save did what it did, stamped, newest last.
+    public var logPath: String { FilePaths.join(folderPath, "restoration.log") }
     /// Where `state reset` keeps the archive it replaces, so one reset can be undone by hand.
-    public var previous: URL { folder.appendingPathComponent("restoration.archive.previous") }
+    public var previousPath: String { FilePaths.join(folderPath, "restoration.archive.previous") }
+
+    /// The folder holding the archive, the marker and the log.
+    public var folder: URL { URL(fileURLWithPath: folderPath, isDirectory: true) }
+    /// The saved tree.
+    public var archive: URL { URL(fileURLWithPath: archivePath) }
+    /// Present while a restore runs.
+    public var marker: URL { URL(fileURLWithPath: markerPath) }
+    /// The log of restores and saves.
+    public var log: URL { URL(fileURLWithPath: logPath) }
+    /// The archive `state reset` replaced.
+    public var previous: URL { URL(fileURLWithPath: previousPath) }
 
     /// The files in `folder` (made when first written, 0700).
-    public init(folder: URL) { self.folder = folder }
+    public init(folder: URL) { self.init(folderPath: folder.path) }
+
+    /// The files in the folder at `folderPath` (made when first written, 0700).
+    public init(folderPath: String) { self.folderPath = folderPath }
 
     /// `$XDG_STATE_HOME/wonderland`, or `~/.local/state/wonderland`.
     public static func standard(environment: [String: String]) -> RestorationFiles {
-        RestorationFiles(folder: URL(fileURLWithPath: UserFolders(environment: environment).stateHome).appendingPathComponent("wonderland"))
+        RestorationFiles(folderPath: FilePaths.join(UserFolders(environment: environment).stateHome, "wonderland"))
     }
 
     /// Writes the archive atomically (a crash leaves the old one or the new one, never half of
@@ -40,7 +57,7 @@ public struct RestorationFiles: Sendable {
         guard data.count <= limit.bytes else {
             throw ArchiveTooLarge(size: data.count, limit: limit)
         }
-        try AtomicFile.write(data, to: archive)
+        try AtomicFile.write(data, toPath: archivePath)
     }
 
     /// An archive bigger than the reader would accept, refused before it is written.
@@ -58,7 +75,7 @@ public struct RestorationFiles: Sendable {
     /// The saved archive, or nil when there is none. Anything but a regular file within
     /// `FileLimit.restorationArchive` is refused unread.
     public func readArchive() throws(BoundedFile.Failure) -> Data? {
-        do { return try BoundedFile.read(path: archive.path, limit: .restorationArchive) } catch {
+        do { return try BoundedFile.read(path: archivePath, limit: .restorationArchive) } catch {
             if case .missing = error { return nil }
             throw error
         }
@@ -80,10 +97,10 @@ public struct RestorationFiles: Sendable {
     /// Removes what interrupted writes of the archive, marker or log left (see
     /// `AtomicFile.removeStaleTemporaries`); returns the names removed.
     @discardableResult
-    public func removeStaleTemporaries() -> [String] { AtomicFile.removeStaleTemporaries(in: folder) }
+    public func removeStaleTemporaries() -> [String] { AtomicFile.removeStaleTemporaries(inFolder: folderPath) }
 
     /// Whether a restore was under way when the last process ended.
-    public var hasMarker: Bool { FileManager.default.fileExists(atPath: marker.path) }
+    public var hasMarker: Bool { access(markerPath, F_OK) == 0 }
 
     // Time stamps are the property lists' own ISO 8601 arithmetic (the same text as
     // Date.ISO8601FormatStyle): the format style's first use instantiates its generic machinery,
@@ -96,11 +113,11 @@ public struct RestorationFiles: Sendable {
     /// a process wrote before dying is in the page cache for the next one. A power loss during
     /// a restore only costs one restore attempt.
     public func writeMarker(now: Date = Date()) throws {
-        try AtomicFile.write(Data("restoring since \(Self.stamp(now)), pid \(getpid())\n".utf8), to: marker, durable: false)
+        try AtomicFile.write(Data("restoring since \(Self.stamp(now)), pid \(getpid())\n".utf8), toPath: markerPath, durable: false)
     }
 
     /// Removes the marker once restoring is over.
-    public func removeMarker() { unlink(marker.path) }
+    public func removeMarker() { unlink(markerPath) }
 
     /// Appends lines to the log, each stamped, with one O_APPEND write (no fsync: a log line is
     /// not worth milliseconds of every launch). Past about 64 KB the oldest half is dropped.
@@ -108,20 +125,21 @@ public struct RestorationFiles: Sendable {
     /// class name stays one short line, and a line break or escape in it cannot forge another
     /// entry or reach the terminal of whoever reads the log.
     public func appendLog(_ lines: [String], now: Date = Date()) {
-        guard !lines.isEmpty, (try? AtomicFile.makeFolder(folder)) != nil else { return }
+        guard !lines.isEmpty, (try? AtomicFile.makeFolder(atPath: folderPath)) != nil else { return }
         let stamp = Self.stamp(now)
-        let entry = lines.map { "\(stamp) \(SafeText.visible(SafeText.bounded($0, to: SafeText.lineLimit)))\n" }.joined()
+        var entry = ""
+        for line in lines { entry += "\(stamp) \(SafeText.visible(SafeText.bounded(line, to: SafeText.lineLimit)))\n" }
         var size = stat()
-        if stat(log.path, &size) == 0, size.st_size > 64 * 1024 {
+        if stat(logPath, &size) == 0, size.st_size > 64 * 1024 {
             // A log too big to read (or not a file at all) is started again rather than kept.
-            let text = (try? BoundedFile.read(path: log.path, limit: .restorationLog)).map { String(decoding: $0, as: UTF8.self) } ?? ""
+            let text = (try? BoundedFile.read(path: logPath, limit: .restorationLog)).map { String(decoding: $0, as: UTF8.self) } ?? ""
             let kept = text.split(separator: "\n", omittingEmptySubsequences: false)
-            try? AtomicFile.write(Data((kept.suffix(kept.count / 2).joined(separator: "\n") + entry).utf8), to: log, durable: false)
+            try? AtomicFile.write(Data((kept.suffix(kept.count / 2).joined(separator: "\n") + entry).utf8), toPath: logPath, durable: false)
             return
         }
         // Non-blocking: a FIFO in the log's place with no reader fails at once instead of
         // hanging the launch; anything but a regular file is not written to.
-        let fd = open(log.path, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o600)
+        let fd = open(logPath, O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, 0o600)
         guard fd >= 0 else { return }
         defer { close(fd) }
         var status = stat()
@@ -134,7 +152,7 @@ public struct RestorationFiles: Sendable {
     /// file) gives one line saying why, so `state show` does not hide it.
     public func readLog() -> [String] {
         do {
-            return String(decoding: try BoundedFile.read(path: log.path, limit: .restorationLog), as: UTF8.self)
+            return String(decoding: try BoundedFile.read(path: logPath, limit: .restorationLog), as: UTF8.self)
                 .split(separator: "\n").map(String.init)
         } catch {
             if case .missing = error { return [] }
@@ -146,11 +164,11 @@ public struct RestorationFiles: Sendable {
     /// fresh. Returns false when there was nothing to reset.
     public func reset() throws -> Bool {
         removeMarker()
-        guard FileManager.default.fileExists(atPath: archive.path) else { return false }
-        guard rename(archive.path, previous.path) == 0 else {
-            throw AtomicFile.Failure(operation: "reset", path: archive.path, code: errno)
+        guard access(archivePath, F_OK) == 0 else { return false }
+        guard rename(archivePath, previousPath) == 0 else {
+            throw AtomicFile.Failure(operation: "reset", path: archivePath, code: errno)
         }
-        AtomicFile.syncFolder(folder)
+        AtomicFile.syncFolder(atPath: folderPath)
         return true
     }
 }

@@ -42,8 +42,13 @@ public struct LaunchOptions {
     public var location: String?
     /// `--book PATH`: the book the Book tab opens, instead of the one it had open.
     public var bookPath: String?
-    /// `$XDG_DATA_HOME/wonderland`: books, map caches, the local synced store.
-    public var dataFolder: URL
+    /// The path of `$XDG_DATA_HOME/wonderland`: books, map caches, the local synced store.
+    public var dataFolderPath: String
+    /// The same folder as a URL, made when asked for: a launch that shows the map needs none.
+    public var dataFolder: URL {
+        get { URL(fileURLWithPath: dataFolderPath, isDirectory: true) }
+        set { dataFolderPath = newValue.path }
+    }
     /// The process environment (gpsd address overrides, test hooks).
     public var environment: [String: String]
     /// Whether a saved place may be restored (an archive is there and `--fresh` was not given):
@@ -55,7 +60,7 @@ public struct LaunchOptions {
         self.location = location
         self.bookPath = bookPath
         self.hasSavedPlace = hasSavedPlace
-        self.dataFolder = dataFolder ?? Self.standardDataFolder(environment: environment)
+        self.dataFolderPath = dataFolder?.path ?? Self.standardDataFolderPath(environment: environment)
         self.environment = environment
     }
 
@@ -82,7 +87,12 @@ public struct LaunchOptions {
         .appendingPathComponent("wonderland-no-data-\(ProcessInfo.processInfo.processIdentifier)")
 
     public static func standardDataFolder(environment: [String: String]) -> URL {
-        URL(fileURLWithPath: UserFolders(environment: environment).dataHome).appendingPathComponent("wonderland")
+        URL(fileURLWithPath: standardDataFolderPath(environment: environment), isDirectory: true)
+    }
+
+    /// `$XDG_DATA_HOME/wonderland`, or `~/.local/share/wonderland`.
+    public static func standardDataFolderPath(environment: [String: String]) -> String {
+        FilePaths.join(UserFolders(environment: environment).dataHome, "wonderland")
     }
 }
 

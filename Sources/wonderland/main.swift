@@ -61,12 +61,12 @@ struct Wonderland: ParsableCommand {
         // and the defaults are read: the defaults' registration is its first use.
         let settings = Prefetch(name: "wonderland-settings") { SettingsBundle.standard(environment: environment) }
         let files = RestorationFiles.standard(environment: environment)
-        let hasSavedPlace = !arguments.fresh && access(files.archive.path, F_OK) == 0
+        let hasSavedPlace = !arguments.fresh && access(files.archivePath, F_OK) == 0
         let launch = LaunchOptions(location: arguments.location, bookPath: arguments.book, environment: environment, hasSavedPlace: hasSavedPlace)
         if let problem = launch.problem { throw UsageProblem(message: problem) }
         let restoration = RestorationController.Configuration(files: files, fresh: arguments.fresh, appVersion: AppVersion.current)
         // A start-up measurement neither opens the synced store nor starts its worker.
-        let cloud = exitAfterFirstFrame ? nil : CloudStoreFactory(replicas: .standard(dataFolder: launch.dataFolder))
+        let cloud = exitAfterFirstFrame ? nil : CloudStoreFactory(replicas: .standard(dataFolderPath: launch.dataFolderPath))
         let options = AppRunner.Options(exitAfterFirstFrame: exitAfterFirstFrame, restoration: restoration,
                                         defaults: AppDefaults.controller(environment: environment, watchesForChanges: !exitAfterFirstFrame,
                                                                          bundle: { settings.value }),
@@ -120,6 +120,10 @@ do {
     }
 } catch let problem as UsageProblem {
     UsageProblem.exit(problem.message)
+} catch let code as ExitCode {
+    // The app's own status (a signal ended it): nothing to print, so none of the usage
+    // machinery that `exit(withError:)` builds on the way out.
+    exit(code.rawValue)
 } catch {
     // A misspelt option or a missing value: one line, not the usage screen (--help shows it).
     if Wonderland.exitCode(for: error) == .validationFailure {

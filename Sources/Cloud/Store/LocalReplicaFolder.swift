@@ -13,12 +13,18 @@ import Platform
 /// `wonderland cloud status` in a shell without WONDERLAND_SYNC_FOLDER, must not throw away
 /// the changes another folder has not received yet.
 public struct LocalReplicaFolder: Sendable {
-    public let url: URL
+    /// The folder's path; the URL is made only when a store is opened, not at every launch.
+    public let path: String
+    public var url: URL { URL(fileURLWithPath: path, isDirectory: true) }
 
-    public init(url: URL) { self.url = url }
+    public init(url: URL) { self.init(path: url.path) }
 
-    public static func standard(dataFolder: URL) -> LocalReplicaFolder {
-        LocalReplicaFolder(url: dataFolder.appendingPathComponent("synced-store"))
+    public init(path: String) { self.path = path }
+
+    public static func standard(dataFolder: URL) -> LocalReplicaFolder { standard(dataFolderPath: dataFolder.path) }
+
+    public static func standard(dataFolderPath: String) -> LocalReplicaFolder {
+        LocalReplicaFolder(path: FilePaths.join(dataFolderPath, "synced-store"))
     }
 
     /// The copy for the backend `displayName` names.
