@@ -14,8 +14,11 @@
 #include <wchar.h>
 #include <ncursesw/curses.h>
 #include <ncursesw/term.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 // Swift 6 rejects ncurses' mutable C globals as unsafe shared state, and cannot see function-like
 // macros; these accessors are the only way the Terminal module reaches them.
@@ -105,6 +108,33 @@ static inline int wl_terminal_problem(const char *name, char *reset, int capacit
 
 // newterm on the process's own stdin/stdout (C's stdio globals are off limits to Swift 6).
 static inline SCREEN *wl_newterm(const char *name) { return newterm(name, stdout, stdin); }
+
+// Until a program's first endwin(), ncurses (6.4) flushes its output at every cursor movement,
+// so each frame reached the terminal one line per write(): two dozen writes for a full frame,
+// drawn by the terminal as it came. One endwin() whose bytes go to /dev/null ends that state
+// without the terminal seeing it leave the alternate screen (the tty mode it would restore
+// is set on /dev/null, which fails and changes nothing). The refresh here enters the alternate
+// screen again, still blank, before colours are started, so it does not reset the terminal's
+// palette as a refresh after endwin() does once colours are on; every frame after goes out in
+// as few writes as ncurses' buffer allows. Call it straight after newterm. Returns 0 when
+// /dev/null or a duplicate of stdout could not be had, and nothing was done.
+static inline int wl_settle_output(void) {
+    int saved = dup(STDOUT_FILENO);
+    if (saved < 0) return 0;
+    int nowhere = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (nowhere < 0) { close(saved); return 0; }
+    fflush(stdout);
+    int done = dup2(nowhere, STDOUT_FILENO) >= 0;
+    if (done) {
+        endwin();
+        fflush(stdout);
+        while (dup2(saved, STDOUT_FILENO) < 0 && errno == EINTR) {}
+        doupdate();
+    }
+    close(nowhere);
+    close(saved);
+    return done;
+}
 
 static inline int wl_codeset_is_utf8(void) {
     const char *codeset = nl_langinfo(CODESET);

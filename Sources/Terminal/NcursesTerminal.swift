@@ -58,6 +58,7 @@ public final class NcursesTerminal: Terminal {
         }
         self.screen = screen
         self.window = window
+        _ = wl_settle_output()  // each frame in one write, not one per line
         let unicode = wl_codeset_is_utf8() == 1
         let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
         var colors = false
