@@ -92,12 +92,19 @@ public final class Application {
         prepareForFirstFrame(root)
         for modal in modals { prepareForFirstFrame(modal) }
         render()
+        didPresentFirstFrame(root)
+        for modal in modals { didPresentFirstFrame(modal) }
         notify { $0.applicationDidPresentFirstFrame(self) }
     }
 
     private func prepareForFirstFrame(_ screen: Screen) {
         screen.prepareForFirstFrame()
         for child in screen.visibleChildren { prepareForFirstFrame(child) }
+    }
+
+    private func didPresentFirstFrame(_ screen: Screen) {
+        screen.didPresentFirstFrame()
+        for child in screen.children { didPresentFirstFrame(child) }
     }
 
     /// Launches and runs until the user quits or a signal ends the app.

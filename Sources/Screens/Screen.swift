@@ -92,6 +92,11 @@ open class Screen: Restorable {
     /// the first frame is the complete one rather than a placeholder. Later frames never wait.
     open func prepareForFirstFrame() {}
 
+    /// Called once, on every screen of the launch's tree, shown or not, straight after the
+    /// first frame reached the terminal: start here what can wait for the frame (a search
+    /// whose answer was restored), so it does not compete with drawing it.
+    open func didPresentFirstFrame() {}
+
 
     /// Runs `viewDidLoad` if it has not run yet.
     public func loadViewIfNeeded() {

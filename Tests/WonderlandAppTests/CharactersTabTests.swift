@@ -44,6 +44,11 @@ private final class CharactersLaunch: Pilot {
     func row(of text: String) -> Int? { lines.firstIndex { $0.contains(text) } }
 }
 
+/// How often the book's search asked for a thread.
+private final class StartCount: @unchecked Sendable {
+    var count = 0
+}
+
 @Suite("Characters tab")
 struct CharactersTabTests {
     let dataFolder = FileManager.default.temporaryDirectory.appendingPathComponent("wl-characters-app-\(UUID().uuidString)")
@@ -225,22 +230,28 @@ struct CharactersTabTests {
         #expect(third.lines.contains { $0.hasPrefix("▸ Dinah") })
     }
 
+    /// A two-chapter book in the data folder, and the archive of a launch that opened Alice's
+    /// page and showed where she appears.
+    private func aliceSavedWithHerChapters(in store: InMemoryPreferenceStore) throws -> (archive: Data, book: URL) {
+        let book = BookLibrary.defaultBookURL(dataFolder: dataFolder)
+        try FileManager.default.createDirectory(at: book.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("CHAPTER I.\n\nAlice sat by her sister.\n\nCHAPTER II.\n\nAlice, and Alice again.\n".utf8).write(to: book)
+        let first = try CharactersLaunch(store: store, dataFolder: dataFolder)
+        try first.press(.character("2"), .enter)
+        #expect(first.services.shared.characters?.book.waitForSearch(for: "alice", upTo: 60) == true)
+        try first.send(.wake)
+        #expect(first.lines.contains(" Appears in chapters 1 (1 mention), 2 (2 mentions)."))
+        return (try first.preserve(), book)
+    }
+
     /// A detail saves the chapters it showed with the book file they were found in; the next
     /// launch shows them on its first frame without reading the book, and only while the file
     /// is the same one.
     @Test(arguments: [false, true])
     func aRestoredDetailShowsTheChaptersItSavedWhileTheBookIsTheSame(bookChanged: Bool) throws {
         defer { try? FileManager.default.removeItem(at: dataFolder) }
-        let book = BookLibrary.defaultBookURL(dataFolder: dataFolder)
-        try FileManager.default.createDirectory(at: book.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data("CHAPTER I.\n\nAlice sat by her sister.\n\nCHAPTER II.\n\nAlice, and Alice again.\n".utf8).write(to: book)
         let store = InMemoryPreferenceStore()
-        let first = try CharactersLaunch(store: store, dataFolder: dataFolder)
-        try first.press(.character("2"), .enter)
-        #expect(first.services.shared.characters?.book.waitForSearch(for: "alice", upTo: 60) == true)
-        try first.send(.wake)
-        #expect(first.lines.contains(" Appears in chapters 1 (1 mention), 2 (2 mentions)."))
-        let archive = try first.preserve()
+        let (archive, book) = try aliceSavedWithHerChapters(in: store)
         if bookChanged {
             let handle = try FileHandle(forWritingTo: book)
             try handle.seekToEnd()
@@ -252,6 +263,29 @@ struct CharactersTabTests {
         #expect(second.detail != nil)
         #expect(second.lines.contains(" Appears in chapters 1 (1 mention), 2 (2 mentions).") == !bookChanged)
         #expect(second.lines.contains(" " + CharacterInfoText.chapterSummary(.searching)) == bookChanged)
+    }
+
+    /// A restored detail that shows the chapters it saved leaves the book's search until its
+    /// first frame is on the screen, so the two do not compete; one that has to search starts
+    /// it as soon as it is restored, while the launch builds the rest.
+    @Test(arguments: [false, true])
+    func theSearchWaitsForTheFirstFrameOnlyWhenTheSavedChaptersStand(bookChanged: Bool) throws {
+        defer { try? FileManager.default.removeItem(at: dataFolder) }
+        let store = InMemoryPreferenceStore()
+        let (archive, book) = try aliceSavedWithHerChapters(in: store)
+        if bookChanged { try Data("CHAPTER I.\n\nAlice.\n".utf8).write(to: book) }
+
+        let services = AppServices(store: store, bundle: .embedded, launch: LaunchOptions(dataFolder: dataFolder))
+        let root = RootScreen.make(services: services)
+        let search = try #require(services.shared.characters?.book)
+        let starts = StartCount()
+        search.firstFrameWait = 0
+        search.startInBackground = { _ in starts.count += 1 }
+        _ = try RootScreen.restorationEngine(services: services).restore(from: archive, root: root)
+        #expect(starts.count == (bookChanged ? 1 : 0))
+        let second = Pilot(root, columns: 80, rows: 24)
+        #expect(starts.count == 1, "begun once, after the first frame when the saved chapters were shown")
+        #expect(second.lines.contains(" Appears in chapters 1 (1 mention), 2 (2 mentions).") == !bookChanged)
     }
 
     @Test func anUnknownCharacterIDIsSkippedAndTheListStays() throws {

@@ -79,6 +79,8 @@ public final class CharacterBook: @unchecked Sendable {
             guard let early else { return .searching }
             return .found(mentions: early.mentions, chapterCount: early.chapterCount)
         case .idle:
+            // A restored answer stands until the search, begun after the first frame, has its own.
+            if let early { return .found(mentions: early.mentions, chapterCount: early.chapterCount) }
             guard FileManager.default.fileExists(atPath: url.path) else { return .bookNotInstalled(path: url.path) }
             start()
             return status(for: id)
@@ -125,8 +127,12 @@ public final class CharacterBook: @unchecked Sendable {
     /// character is searched before the others and its chapters are known as soon as it is
     /// done: what a restored detail's first frame waits for.
     public func beginSearching(first: String? = nil) {
-        if let first { lock.withLock { if case .idle = state { searchedFirst = first } } }
-        _ = status(for: first ?? "")
+        let idle = lock.withLock { () -> Bool in
+            guard case .idle = state else { return false }
+            if let first { searchedFirst = first }
+            return true
+        }
+        if idle, FileManager.default.fileExists(atPath: url.path) { start() }
     }
 
     /// Makes `id`'s chapters known within `timeout` seconds if it can, for a first frame. When

@@ -35,9 +35,23 @@ public final class CharacterDetailScreen: Screen {
         super.init(title: character.name, restorationIdentifier: Self.restorationID)
         restorationClassName = Self.restorationClass
         adopt(editor)
-        // The search starts now, on the other core, with this character first, while the rest
-        // of a restored launch builds its screens: by the first frame its chapters are known.
-        context.book.beginSearching(first: character.id)
+    }
+
+    /// Set when a restore took the chapters this page saved: the search then waits for the
+    /// first frame to be on the screen, so it does not compete with drawing it.
+    private var searchWaitsForFirstFrame = false
+
+    /// Starts the search, this character first, unless it has begun.
+    private func beginSearching() { context.book.beginSearching(first: character.id) }
+
+    public override func viewWillAppear() {
+        super.viewWillAppear()
+        if !searchWaitsForFirstFrame { beginSearching() }
+    }
+
+    public override func didPresentFirstFrame() {
+        searchWaitsForFirstFrame = false
+        beginSearching()
     }
 
     /// The note as saved in the store (not the draft being typed).
@@ -120,7 +134,10 @@ public final class CharacterDetailScreen: Screen {
     }
 
     public override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
-        adoptSavedAppearances(from: coder)
+        // Without its saved chapters the page's first frame needs the search: it starts now,
+        // on the other core, while the rest of the launch builds its screens.
+        searchWaitsForFirstFrame = adoptSavedAppearances(from: coder)
+        if !searchWaitsForFirstFrame { beginSearching() }
         infoScroll = max(0, try coder.decodeInteger(forKey: SavedKey.infoScroll))
         guard try coder.decodeBool(forKey: SavedKey.isEditing) else { return }
         let text = try coder.decodeObject(of: String.self, forKey: SavedKey.text) ?? ""
@@ -131,21 +148,21 @@ public final class CharacterDetailScreen: Screen {
     /// The chapters this page showed when it was saved stand in for the search on the first
     /// frame, if the book file is the one they were found in (`CharacterBook.adopt`); anything
     /// missing, malformed or out of range is ignored and the search answers as before.
-    private func adoptSavedAppearances(from coder: KeyedUnarchiver) {
+    private func adoptSavedAppearances(from coder: KeyedUnarchiver) -> Bool {
         guard let flat = try? coder.decodeObject(of: [Int].self, forKey: SavedKey.appearances), flat.count % 2 == 0,
               flat.count <= 2 * RememberedAppearances.chapterLimit,
               let names = try? coder.decodeObject(of: [String].self, forKey: SavedKey.appearancesNames),
               let chapterCount = try? coder.decodeInteger(forKey: SavedKey.appearancesChapterCount),
               let size = try? coder.decodeInt64(forKey: SavedKey.appearancesBookSize),
               let changed = try? coder.decodeInt64(forKey: SavedKey.appearancesBookChanged),
-              let inode = try? coder.decodeInt64(forKey: SavedKey.appearancesBookInode) else { return }
+              let inode = try? coder.decodeInt64(forKey: SavedKey.appearancesBookInode) else { return false }
         var mentions: [Int: Int] = [:]
         for pair in stride(from: 0, to: flat.count, by: 2) {
-            guard mentions.updateValue(flat[pair + 1], forKey: flat[pair]) == nil else { return }
+            guard mentions.updateValue(flat[pair + 1], forKey: flat[pair]) == nil else { return false }
         }
         let saved = RememberedAppearances(mentions: mentions, chapterCount: chapterCount, names: names,
                                           book: FileStamp(size: size, changed: changed, inode: UInt64(bitPattern: inode)))
-        context.book.adopt(saved, for: character.id)
+        return context.book.adopt(saved, for: character.id)
     }
 
     /// Reads the saved character id: what the restoration class needs to rebuild the screen.
