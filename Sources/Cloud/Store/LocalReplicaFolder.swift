@@ -15,14 +15,19 @@ import Platform
 public struct LocalReplicaFolder: Sendable {
     /// The folder's path; the URL is made only when a store is opened, not at every launch.
     public let path: String
+    /// The same folder as a URL.
     public var url: URL { URL(fileURLWithPath: path, isDirectory: true) }
 
+    /// The copies kept in the folder at `url`.
     public init(url: URL) { self.init(path: url.path) }
 
+    /// The copies kept in the folder at `path`.
     public init(path: String) { self.path = path }
 
+    /// `synced-store` in the app's data folder.
     public static func standard(dataFolder: URL) -> LocalReplicaFolder { standard(dataFolderPath: dataFolder.path) }
 
+    /// `synced-store` in the data folder at `dataFolderPath`.
     public static func standard(dataFolderPath: String) -> LocalReplicaFolder {
         LocalReplicaFolder(path: FilePaths.join(dataFolderPath, "synced-store"))
     }
