@@ -73,23 +73,26 @@ enum BookEncoding: Equatable {
 extension BookLoader {
     /// The file's text as UTF-8 and the encoding it was read in. UTF-8 files stay as they are
     /// (mapped when big); the others are converted, within `BookEncoding.conversionSizeLimit`.
-    static func utf8Text(path: String, isUTF16: Bool, limit: FileLimit) throws -> (text: BookText, encoding: BookEncoding) {
+    /// `checked` is true when the text returned is known to be valid UTF-8 (it was checked
+    /// whole here, or made by a conversion), so no later pass needs to count bad sequences.
+    static func utf8Text(path: String, isUTF16: Bool, limit: FileLimit) throws -> (text: BookText, encoding: BookEncoding, checked: Bool) {
         let raw = try BookFile.open(path: path, limit: limit)
         let head = raw.withBytes { Array($0.prefix(3)) }
         // A UTF-8 file too big to copy keeps its mark and any bad bytes (shown as U+FFFD, counted).
         let small = raw.count <= BookEncoding.conversionSizeLimit
         let needsConversion = isUTF16 || (small && (head == [0xEF, 0xBB, 0xBF] || raw.withBytes { UTF8Check.invalidSequences(in: $0) } > 0))
-        guard needsConversion else { return (raw, .utf8) }
+        guard needsConversion else { return (raw, .utf8, small) }
         guard raw.count <= BookEncoding.conversionSizeLimit else {
             throw BookLoadError(path: path, reason: "is too big to convert to UTF-8 (\(raw.count >> 20) MB; the limit is \(BookEncoding.conversionSizeLimit >> 20) MB)")
         }
         return raw.withBytes { bytes in
             if isUTF16 {
                 let littleEndian = head.starts(with: [0xFF, 0xFE])
-                return (BookText(bytes: BookEncoding.utf8(fromUTF16: bytes, littleEndian: littleEndian)), .utf16(littleEndian: littleEndian))
+                return (BookText(bytes: BookEncoding.utf8(fromUTF16: bytes, littleEndian: littleEndian)), .utf16(littleEndian: littleEndian), true)
             }
-            if head == [0xEF, 0xBB, 0xBF] { return (BookText(bytes: Data(bytes.dropFirst(3))), .utf8WithBOM) }
-            return (BookText(bytes: BookEncoding.utf8(fromWindows1252: bytes)), .windows1252)
+            // A marked file's bytes after the mark were not checked: they may hold bad sequences.
+            if head == [0xEF, 0xBB, 0xBF] { return (BookText(bytes: Data(bytes.dropFirst(3))), .utf8WithBOM, false) }
+            return (BookText(bytes: BookEncoding.utf8(fromWindows1252: bytes)), .windows1252, true)
         }
     }
 

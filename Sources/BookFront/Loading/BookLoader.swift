@@ -40,12 +40,12 @@ public enum BookLoader {
             try refuseBlank(document.text, path: path)
             return document
         }
-        let (text, encoding) = try utf8Text(path: path, isUTF16: sniff == .utf16, limit: limit)
+        let (text, encoding, checked) = try utf8Text(path: path, isUTF16: sniff == .utf16, limit: limit)
         try refuseBlank(text, path: path)
         if isMarkdown {
             return noting(encoding, in: MarkdownLoader.load(path: path, source: text))
         }
-        return noting(encoding, in: try PlainTextLoader.load(path: path, text: text))
+        return noting(encoding, in: try PlainTextLoader.load(path: path, text: text, knownValid: checked))
     }
 
     private static func refuseBlank(_ text: BookText, path: String) throws {

@@ -3,8 +3,9 @@ import FoundationEssentials
 /// Opens a plain-text book: the bytes stay as they are (mapped when big, CRLF kept), and every
 /// look at them (UTF-8 check, chapters, hash) is one pass that gives back the pages it passed.
 enum PlainTextLoader {
-    static func load(path: String, text: BookText) throws -> BookDocument {
-        document(path: path, text: text, facts: facts(of: text), index: nil)
+    /// `knownValid`: the text was checked whole as UTF-8 already, so it is not checked again.
+    static func load(path: String, text: BookText, knownValid: Bool = false) throws -> BookDocument {
+        document(path: path, text: text, facts: facts(of: text, knownValid: knownValid), index: nil)
     }
 
     /// What the passes over the whole text find; a book index keeps it so the next opening of
@@ -16,10 +17,13 @@ enum PlainTextLoader {
         var detectedTitle: String?
     }
 
-    static func facts(of text: BookText) -> Facts {
-        var releaser = PageReleaser(text: text)
-        let invalid = text.withBytes { UTF8Check.invalidSequences(in: $0, passed: { releaser.passed($0) }) }
-        releaser.finish()
+    static func facts(of text: BookText, knownValid: Bool = false) -> Facts {
+        var invalid = 0
+        if !knownValid {
+            var releaser = PageReleaser(text: text)
+            invalid = text.withBytes { UTF8Check.invalidSequences(in: $0, passed: { releaser.passed($0) }) }
+            releaser.finish()
+        }
         let chapters = ChapterDetector.chapters(in: text)
         return Facts(invalidSequences: invalid, chapters: chapters, id: ContentHash.id(of: text),
                      detectedTitle: TitleDetector.title(of: text, before: chapters.first?.offset))
