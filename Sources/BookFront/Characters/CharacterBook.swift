@@ -49,6 +49,8 @@ public final class CharacterBook: @unchecked Sendable {
     private struct EarlyResult {
         var mentions: [Int: Int]
         var chapterCount: Int
+
+        var status: AppearanceStatus { .found(mentions: mentions, chapterCount: chapterCount) }
     }
     /// How long a first frame may wait for the search: long enough for the default book
     /// (a few milliseconds in a release build), short enough that a huge book, a slow disk or
@@ -76,11 +78,10 @@ public final class CharacterBook: @unchecked Sendable {
         case .done(let all, let chapterCount): return .found(mentions: all[id] ?? [:], chapterCount: chapterCount)
         case .failed(let reason): return .unreadable(reason)
         case .queued, .working:
-            guard let early else { return .searching }
-            return .found(mentions: early.mentions, chapterCount: early.chapterCount)
+            return early?.status ?? .searching
         case .idle:
             // A restored answer stands until the search, begun after the first frame, has its own.
-            if let early { return .found(mentions: early.mentions, chapterCount: early.chapterCount) }
+            if let early { return early.status }
             guard FileManager.default.fileExists(atPath: url.path) else { return .bookNotInstalled(path: url.path) }
             start()
             return status(for: id)

@@ -123,14 +123,7 @@ public final class CharacterDetailScreen: Screen {
             coder.encode(editor.state.line, forKey: SavedKey.line)
             coder.encode(editor.state.column, forKey: SavedKey.column)
         }
-        if let shown = context.book.remembered(for: character.id) {
-            try coder.encode(shown.mentions.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }, forKey: SavedKey.appearances)
-            coder.encode(shown.chapterCount, forKey: SavedKey.appearancesChapterCount)
-            try coder.encode(shown.names, forKey: SavedKey.appearancesNames)
-            coder.encode(shown.book.size, forKey: SavedKey.appearancesBookSize)
-            coder.encode(shown.book.changed, forKey: SavedKey.appearancesBookChanged)
-            coder.encode(Int64(bitPattern: shown.book.inode), forKey: SavedKey.appearancesBookInode)
-        }
+        try context.book.remembered(for: character.id)?.encode(with: coder)
     }
 
     public override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
@@ -147,21 +140,9 @@ public final class CharacterDetailScreen: Screen {
 
     /// The chapters this page showed when it was saved stand in for the search on the first
     /// frame, if the book file is the one they were found in (`CharacterBook.adopt`); anything
-    /// missing, malformed or out of range is ignored and the search answers as before.
+    /// missing or malformed is ignored and the search answers as before.
     private func adoptSavedAppearances(from coder: KeyedUnarchiver) -> Bool {
-        guard let flat = try? coder.decodeObject(of: [Int].self, forKey: SavedKey.appearances), flat.count % 2 == 0,
-              flat.count <= 2 * RememberedAppearances.chapterLimit,
-              let names = try? coder.decodeObject(of: [String].self, forKey: SavedKey.appearancesNames),
-              let chapterCount = try? coder.decodeInteger(forKey: SavedKey.appearancesChapterCount),
-              let size = try? coder.decodeInt64(forKey: SavedKey.appearancesBookSize),
-              let changed = try? coder.decodeInt64(forKey: SavedKey.appearancesBookChanged),
-              let inode = try? coder.decodeInt64(forKey: SavedKey.appearancesBookInode) else { return false }
-        var mentions: [Int: Int] = [:]
-        for pair in stride(from: 0, to: flat.count, by: 2) {
-            guard mentions.updateValue(flat[pair + 1], forKey: flat[pair]) == nil else { return false }
-        }
-        let saved = RememberedAppearances(mentions: mentions, chapterCount: chapterCount, names: names,
-                                          book: FileStamp(size: size, changed: changed, inode: UInt64(bitPattern: inode)))
+        guard let saved = RememberedAppearances(decoding: coder) else { return false }
         return context.book.adopt(saved, for: character.id)
     }
 

@@ -1,3 +1,4 @@
+import KeyedArchive
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -55,4 +56,34 @@ public struct RememberedAppearances: Hashable, Sendable {
     static let chapterLimit = 100_000
     static let nameLimit = 64
     static let mentionLimit = 100_000_000
+}
+
+extension RememberedAppearances {
+    /// Saves it beside the screen's own state: the mentions as chapter, count pairs.
+    func encode(with coder: KeyedArchiver) throws {
+        try coder.encode(mentions.sorted { $0.key < $1.key }.flatMap { [$0.key, $0.value] }, forKey: SavedKey.appearances)
+        coder.encode(chapterCount, forKey: SavedKey.appearancesChapterCount)
+        try coder.encode(names, forKey: SavedKey.appearancesNames)
+        coder.encode(book.size, forKey: SavedKey.appearancesBookSize)
+        coder.encode(book.changed, forKey: SavedKey.appearancesBookChanged)
+        coder.encode(Int64(bitPattern: book.inode), forKey: SavedKey.appearancesBookInode)
+    }
+
+    /// What `encode(with:)` saved; nil when a key is missing or of the wrong type, or a chapter
+    /// comes twice. Whether the values are plausible is `isPlausible`'s to say.
+    init?(decoding coder: KeyedUnarchiver) {
+        guard let flat = try? coder.decodeObject(of: [Int].self, forKey: SavedKey.appearances), flat.count % 2 == 0,
+              flat.count <= 2 * Self.chapterLimit,
+              let names = try? coder.decodeObject(of: [String].self, forKey: SavedKey.appearancesNames),
+              let chapterCount = try? coder.decodeInteger(forKey: SavedKey.appearancesChapterCount),
+              let size = try? coder.decodeInt64(forKey: SavedKey.appearancesBookSize),
+              let changed = try? coder.decodeInt64(forKey: SavedKey.appearancesBookChanged),
+              let inode = try? coder.decodeInt64(forKey: SavedKey.appearancesBookInode) else { return nil }
+        var mentions: [Int: Int] = [:]
+        for pair in stride(from: 0, to: flat.count, by: 2) {
+            guard mentions.updateValue(flat[pair + 1], forKey: flat[pair]) == nil else { return nil }
+        }
+        self.init(mentions: mentions, chapterCount: chapterCount, names: names,
+                  book: FileStamp(size: size, changed: changed, inode: UInt64(bitPattern: inode)))
+    }
 }
