@@ -75,7 +75,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The fronts: each knows its own world and draws through Screens; neither imports the other.
-        .target(name: "MapFront", dependencies: ["Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "Platform"]),
+        .target(name: "MapFront", dependencies: ["Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "FileSafety", "Platform"]),
         .target(name: "BookFront", dependencies: ["Screens", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "FileSafety", "Platform", "CZlib"]),
         .target(name: "WonderlandApp", dependencies: ["Screens", "Settings", "Terminal", "TextSafety", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "FileSafety",
                                                       "MapFront", "BookFront", "Cloud", "CloudServer", "Platform"]),
@@ -172,7 +172,7 @@ let package = Package(
         .testTarget(name: "DefaultsTests", dependencies: ["Defaults", "PropertyList", "KeyedArchive", "FileSafety", "PropertyListTestSupport"]),
         .testTarget(name: "FileSafetyTests", dependencies: ["FileSafety"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
-        .testTarget(name: "MapFrontTests", dependencies: ["MapFront", "Screens", "Settings", "ScreensTesting", "Terminal", "Defaults", "PropertyList", "KeyedArchive", "Restoration"],
+        .testTarget(name: "MapFrontTests", dependencies: ["MapFront", "Screens", "Settings", "ScreensTesting", "Terminal", "Defaults", "PropertyList", "KeyedArchive", "Restoration", "FileSafety"],
                     // Read by path: gpsfake replays it.
                     exclude: ["Fixtures/paris-walk.nmea"]),
         // CZlib: the zip reader's tests deflate their own entries.

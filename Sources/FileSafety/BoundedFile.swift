@@ -109,7 +109,7 @@ public enum BoundedFile {
     }
 
     /// `limit` nil: any size.
-    private static func openRegularFile(path: String, limit: FileLimit?, followingLinks: Bool) throws(Failure) -> (descriptor: Int32, size: Int) {
+    static func openRegularFile(path: String, limit: FileLimit?, followingLinks: Bool) throws(Failure) -> (descriptor: Int32, size: Int) {
         let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC | (followingLinks ? 0 : O_NOFOLLOW))
         guard descriptor >= 0 else {
             let code = errno

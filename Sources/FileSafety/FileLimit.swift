@@ -20,6 +20,8 @@ extension FileLimit {
     public static let defaults = FileLimit(bytes: 16 << 20, name: "a settings file")
     /// restoration.archive.
     public static let restorationArchive = FileLimit(bytes: 64 << 20, name: "a restoration archive")
+    /// A map scale's drawing index (the cache of `MapLevelCache`): about 35 MB at 1:10m.
+    public static let mapIndex = FileLimit(bytes: 256 << 20, name: "a map index")
     /// restoration.log: the app keeps it near 64 KB.
     public static let restorationLog = FileLimit(bytes: 1 << 20, name: "the restoration log")
     /// The synced store's local copy (`synced-store/`); it holds at most the store's 1 MB.

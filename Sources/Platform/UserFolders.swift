@@ -15,7 +15,7 @@ import Darwin
 public struct UserFolders: Sendable {
     /// The base directories the app keeps files in.
     public enum Base: Sendable, CaseIterable {
-        case config, data, state
+        case config, data, state, cache
 
         /// The variable that names it.
         public var variable: String {
@@ -23,6 +23,7 @@ public struct UserFolders: Sendable {
             case .config: "XDG_CONFIG_HOME"
             case .data: "XDG_DATA_HOME"
             case .state: "XDG_STATE_HOME"
+            case .cache: "XDG_CACHE_HOME"
             }
         }
 
@@ -32,6 +33,7 @@ public struct UserFolders: Sendable {
             case .config: ".config"
             case .data: ".local/share"
             case .state: ".local/state"
+            case .cache: ".cache"
             }
         }
     }

@@ -18,9 +18,10 @@ enum MapTab {
     }
 
     /// What draws the world: Natural Earth from Debian's libmagics++-data, loaded in the
-    /// background (the first frame never waits for it).
+    /// background (the first frame never waits for it), each scale indexed once into the
+    /// user's cache folder and mapped from there after.
     static func makeDrawer(_ services: AppServices) -> MapDrawing {
-        ShapefileMapRenderer()
+        ShapefileMapRenderer(catalog: MapDataCatalog(levelCache: MapLevelCache.standard(environment: services.launch.environment)))
     }
 
     /// Where the current location comes from: `--location LAT,LON`, else the Manual Location

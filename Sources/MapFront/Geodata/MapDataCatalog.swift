@@ -17,6 +17,14 @@ public enum MapResolution: String, CaseIterable, Sendable, Comparable {
     }
 
     public static func < (a: MapResolution, b: MapResolution) -> Bool { a.order < b.order }
+    /// The scale's denominator in millions (110 for 1:110m), as a map index records it.
+    var code: Int {
+        switch self {
+        case .coarse: 110
+        case .medium: 50
+        case .fine: 10
+        }
+    }
     private var order: Int { Self.allCases.firstIndex(of: self)! }
 }
 
@@ -28,9 +36,12 @@ public struct MapDataCatalog: Sendable {
     public static let installHint = "install the map data: sudo apt-get install libmagics++-data"
 
     public var directory: String
+    /// Where each scale's drawing index is kept once made; nil reads the shapefiles every time.
+    public var levelCache: MapLevelCache?
 
-    public init(directory: String = Self.standardDirectory) {
+    public init(directory: String = Self.standardDirectory, levelCache: MapLevelCache? = nil) {
         self.directory = directory
+        self.levelCache = levelCache
     }
 
     public func land(_ resolution: MapResolution) -> String { path(resolution, "land") + ".shp" }
@@ -61,7 +72,7 @@ public struct MapLevel: Sendable {
                   boundaries: LineLayer(polylines: boundaryShapes))
     }
 
-    private init(resolution: MapResolution, land: LandFillIndex, coastlines: LineLayer, boundaries: LineLayer) {
+    init(resolution: MapResolution, land: LandFillIndex, coastlines: LineLayer, boundaries: LineLayer) {
         self.resolution = resolution
         self.land = land
         self.coastlines = coastlines

@@ -24,6 +24,8 @@ final class MapDataLoader: @unchecked Sendable {
     private let condition = Condition()
     private var running: Set<Job> = []
     private var finished: [Outcome] = []
+    /// Jobs done whose follow-up (writing a map index) is still running.
+    private var afterwardsPending = 0
 
     init(catalog: MapDataCatalog, notify: @escaping @Sendable () -> Void) {
         self.catalog = catalog
@@ -34,27 +36,48 @@ final class MapDataLoader: @unchecked Sendable {
         let catalog = self.catalog
         condition.withLock { _ = running.insert(job) }
         let work: @Sendable () -> Void = { [self] in
-            let outcome = Self.run(job, catalog: catalog)
+            let (outcome, afterwards) = Self.run(job, catalog: catalog)
             condition.withLock { finished.append(outcome) }
             notify()
             // Only then is the job over: a wait that returns has seen its notice sent too.
             condition.withLock {
                 running.remove(job)
+                if afterwards != nil { afterwardsPending += 1 }
                 condition.broadcast()
+            }
+            if let afterwards {
+                afterwards()
+                condition.withLock {
+                    afterwardsPending -= 1
+                    condition.broadcast()
+                }
             }
         }
         // Without a thread the job runs here: slower, but the map still comes.
         if !startThread(name: "wonderland-map", work) { work() }
     }
 
-    private static func run(_ job: Job, catalog: MapDataCatalog) -> Outcome {
+    /// The job's outcome, and what to do once whoever waits for it has it: a scale made from its
+    /// shapefiles is then written as its map index, which no frame waits for.
+    private static func run(_ job: Job, catalog: MapDataCatalog) -> (Outcome, afterwards: (@Sendable () -> Void)?) {
         switch job {
         case .level(let resolution):
-            return .level(resolution, Result { () throws(GeodataError) in try MapLevel.load(resolution, from: catalog) })
+            guard let cache = catalog.levelCache else {
+                return (.level(resolution, Result { () throws(GeodataError) in try MapLevel.load(resolution, from: catalog) }), nil)
+            }
+            // Stamped before the shapefiles are read: one changed meanwhile leaves an index
+            // that the next launch finds stale, never one that looks current.
+            let sources = MapSources(catalog: catalog, resolution: resolution)
+            if let level = cache.read(resolution, sources: sources) { return (.level(resolution, .success(level)), nil) }
+            let result = Result { () throws(GeodataError) in try MapLevel.load(resolution, from: catalog) }
+            guard case .success(let level) = result else { return (.level(resolution, result), nil) }
+            // A cache that cannot be written (a full disk, a read-only folder) only means the
+            // shapefiles are read again next time.
+            return (.level(resolution, result), { try? cache.write(level, sources: sources) })
         case .places:
-            return .places(Result { () throws(GeodataError) in
+            return (.places(Result { () throws(GeodataError) in
                 try PlacesReader.read(shapefile: catalog.placesShapefile, table: catalog.placesTable)
-            })
+            }), nil)
         }
     }
 
@@ -82,11 +105,11 @@ final class MapDataLoader: @unchecked Sendable {
         }
     }
 
-    /// Blocks until every job started so far has finished (benchmarks and tests only; the
-    /// app never waits).
+    /// Blocks until every job started so far has finished, with what it does afterwards
+    /// (benchmarks and tests only; the app never waits).
     func waitUntilIdle() {
         condition.withLock {
-            while !running.isEmpty { condition.wait() }
+            while !running.isEmpty || afterwardsPending > 0 { condition.wait() }
         }
     }
 }
