@@ -30,7 +30,7 @@ public struct AppServices {
 
     /// An in-memory store with the compiled-in schema and, unless told otherwise, a data folder
     /// that does not exist: tests see the same app on every machine, whatever the user has
-    /// installed (the book, map caches).
+    /// installed (the book), and no map indexes are written.
     public static func inMemory(launch: LaunchOptions = LaunchOptions(dataFolder: LaunchOptions.emptyDataFolder)) -> AppServices {
         AppServices(store: InMemoryPreferenceStore(), bundle: .embedded, launch: launch)
     }
@@ -42,7 +42,7 @@ public struct LaunchOptions {
     public var location: String?
     /// `--book PATH`: the book the Book tab opens, instead of the one it had open.
     public var bookPath: String?
-    /// The path of `$XDG_DATA_HOME/wonderland`: books, map caches, the local synced store.
+    /// The path of `$XDG_DATA_HOME/wonderland`: books, the local synced store.
     public var dataFolderPath: String
     /// The same folder as a URL, made when asked for: a launch that shows the map needs none.
     public var dataFolder: URL {

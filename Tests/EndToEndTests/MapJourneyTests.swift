@@ -95,3 +95,59 @@ struct MapJourneyTests {
         tmux.check(!screen.joined().contains("1 Map"), "the app's screen never showed")
     }
 }
+
+/// The map index with the real binary in tmux: the first launch at a scale writes it to the
+/// cache folder, later launches draw the same map from it, and one damaged by anything else is
+/// moved aside and the map drawn from the shapefiles as before.
+@Suite("Map index journeys in tmux")
+struct MapIndexJourneyTests {
+    static let london = "--location 51.5,0.0"
+
+    /// The map's rows once nothing is loading, at zoom 4 (1:50m) on London.
+    func settledMap(_ tmux: TmuxSession) throws -> [String] {
+        let lines = try tmux.waitFor("the 1:50m map, loaded") { lines in
+            let text = lines.joined(separator: "\n")
+            return text.contains("Zoom 4/14") && !text.contains("loading")
+        }
+        return Array(lines[1..<20])
+    }
+
+    /// Waits, up to `timeout`, for a file the app writes after its frame.
+    func waitForFile(_ url: URL, timeout: TimeInterval = 10) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while !FileManager.default.fileExists(atPath: url.path) {
+            guard Date() < deadline else { throw E2EError("\(url.lastPathComponent) was never written") }
+            usleep(20_000)
+        }
+    }
+
+    @Test("written on the first launch, read on the next, a damaged one moved aside: the same map each time")
+    func theIndexIsWrittenReadAndReplacedWhenDamaged() throws {
+        let tmux = try TmuxSession(columns: 80, rows: 24)
+        let folder = tmux.home.appendingPathComponent(".cache/wonderland/map")
+        let index = folder.appendingPathComponent("ne_50m.mapindex")
+        try tmux.launchApp(Self.london)
+        let fromShapefiles = try settledMap(tmux)
+        tmux.check(fromShapefiles.contains { $0.contains { ("\u{2801}"..."\u{28FF}").contains($0) } }, "land on the map")
+        try waitForFile(index)
+        try tmux.type("q")
+        _ = try tmux.waitForText("exit=0")
+
+        try tmux.launchApp(Self.london)
+        tmux.check(try settledMap(tmux) == fromShapefiles, "the same map from the index")
+        try tmux.type("q")
+        _ = try tmux.waitForText("exit=0")
+
+        // Damaged by something else: cut after its header.
+        let bytes = try Data(contentsOf: index)
+        try bytes.prefix(400).write(to: index)
+        try tmux.launchApp(Self.london)
+        tmux.check(try settledMap(tmux) == fromShapefiles, "the same map from the shapefiles")
+        try waitForFile(index)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        tmux.check(names.contains { $0.hasPrefix("ne_50m.mapindex.corrupt-") }, "the damaged index kept aside: \(names)")
+        try tmux.type("q")
+        _ = try tmux.waitForText("exit=0")
+        tmux.check(try Data(contentsOf: index).count == bytes.count, "a whole index written again")
+    }
+}

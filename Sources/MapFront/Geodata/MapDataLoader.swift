@@ -7,7 +7,9 @@ import Terminal
 /// one job never waits for another. Results wait in a lock-protected box until the main thread
 /// takes them (after `Event.wake`); `notify` (by default `Wakeup.post()`) tells the run loop.
 /// Threads rather than a dispatch queue: a load starts while the app is still launching, and
-/// starting libdispatch's pool would cost that launch more than the thread does.
+/// starting libdispatch's pool would cost that launch more than the thread does. A scale with a
+/// current index in the catalog's `levelCache` needs no thread: it is mapped when started; one
+/// read from its shapefiles has its index written by its thread after the result is handed over.
 final class MapDataLoader: @unchecked Sendable {
     enum Job: Hashable, Sendable {
         case level(MapResolution)
@@ -34,6 +36,13 @@ final class MapDataLoader: @unchecked Sendable {
 
     func start(_ job: Job) {
         let catalog = self.catalog
+        // A scale whose index is current is mapped here and now, which costs less than starting
+        // a thread; the caller takes it with the next `takeFinished()`, so no wake is sent.
+        if case .level(let resolution) = job, let cache = catalog.levelCache,
+           let level = cache.read(resolution, sources: MapSources(catalog: catalog, resolution: resolution)) {
+            condition.withLock { finished.append(.level(resolution, .success(level))) }
+            return
+        }
         condition.withLock { _ = running.insert(job) }
         let work: @Sendable () -> Void = { [self] in
             let (outcome, afterwards) = Self.run(job, catalog: catalog)
@@ -68,7 +77,6 @@ final class MapDataLoader: @unchecked Sendable {
             // Stamped before the shapefiles are read: one changed meanwhile leaves an index
             // that the next launch finds stale, never one that looks current.
             let sources = MapSources(catalog: catalog, resolution: resolution)
-            if let level = cache.read(resolution, sources: sources) { return (.level(resolution, .success(level)), nil) }
             let result = Result { () throws(GeodataError) in try MapLevel.load(resolution, from: catalog) }
             guard case .success(let level) = result else { return (.level(resolution, result), nil) }
             // A cache that cannot be written (a full disk, a read-only folder) only means the

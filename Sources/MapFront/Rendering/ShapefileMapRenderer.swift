@@ -38,6 +38,8 @@ public final class ShapefileMapRenderer: MapDrawing {
     public func draw(_ viewport: MapViewport, type: MapType, in canvas: Canvas, keepingClear: [Rect]) -> MapDataStatus {
         let wanted = MapResolution.forZoom(viewport.zoom)
         startLoads(wanted: wanted, labels: type == .hybrid)
+        // A scale mapped from its index is there already: drawn now, not a frame later.
+        _ = takeLoadedData()
         lastLabels = []
         if let level = levelToDraw(wanted) {
             lastLabels = MapComposer.draw(level, places: loadedPlaces ?? [], viewport: viewport, type: type, in: canvas,
