@@ -14,6 +14,7 @@ import Platform
 /// is not what the app writes is moved aside (`*.corrupt-<time>`), and the scale is read from
 /// its shapefiles as if there were no index.
 public struct MapLevelCache: Sendable {
+    /// The folder the indexes are in (made when the first one is written).
     public let folder: String
 
     static let fileExtension = "mapindex"
