@@ -100,6 +100,8 @@ import Testing
         let first = ShapefileMapRenderer(catalog: catalog, notify: {})
         first.preload(.coarse)
         first.finishLoading()
+        #expect(first.loadedLevel(.coarse)?.land.edges.isMapped == true, "the scale built in memory is replaced by its index, mapped")
+        #expect(first.loadedLevel(.coarse)?.coastlines.xs.isMapped == true)
         let path = cache.path(for: .coarse)
         let written = try #require(try? FileManager.default.attributesOfItem(atPath: path)[.modificationDate] as? Date)
         let second = ShapefileMapRenderer(catalog: catalog, notify: {})
@@ -142,7 +144,7 @@ import Testing
         let (_, folder) = cache()
         defer { try? FileManager.default.removeItem(at: folder) }
         let sources = MapSources(catalog: data.catalog, resolution: .medium)
-        let good = MapLevelFile.encode(try MapLevel.load(.medium, from: data.catalog), sources: sources)
+        let good = [UInt8](MapLevelFile.encode(try MapLevel.load(.medium, from: data.catalog), sources: sources))
         #expect(try decode(good, sources: sources, in: folder).map { _ in true } == .success(true))
 
         func section(_ section: MapLevelFile.Section) -> (offset: Int, count: Int) {
@@ -188,7 +190,7 @@ import Testing
         let (_, folder) = cache()
         defer { try? FileManager.default.removeItem(at: folder) }
         let sources = MapSources(catalog: data.catalog, resolution: .medium)
-        let good = MapLevelFile.encode(try MapLevel.load(.medium, from: data.catalog), sources: sources)
+        let good = [UInt8](MapLevelFile.encode(try MapLevel.load(.medium, from: data.catalog), sources: sources))
         var generator = SystemRandomNumberGenerator()
         var drawn = 0
         // Every byte of the header and the section table, then a sample of the data.

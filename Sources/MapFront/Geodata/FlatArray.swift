@@ -9,7 +9,14 @@ public struct FlatArray<Element: BitwiseCopyable>: RandomAccessCollection, @unch
     private let owner: AnyObject?
 
     public init(_ elements: [Element]) {
-        let storage = OwnedElements<Element>(elements)
+        self.init(count: elements.count) { _ = $0.initialize(from: elements) }
+    }
+
+    /// `count` elements that `initialize` writes in place, every one of them, with no array
+    /// copied after (an index of millions of edges is made once, not twice).
+    init(count: Int, initializingWith initialize: (UnsafeMutableBufferPointer<Element>) -> Void) {
+        let storage = OwnedElements<Element>(count: count)
+        initialize(storage.pointer)
         buffer = UnsafeBufferPointer(storage.pointer)
         owner = storage
     }
@@ -26,17 +33,19 @@ public struct FlatArray<Element: BitwiseCopyable>: RandomAccessCollection, @unch
     public var endIndex: Int { buffer.count }
     @inline(__always) public subscript(position: Int) -> Element { buffer[position] }
 
+    /// Whether the elements are read in place from a mapped file.
+    var isMapped: Bool { owner is MappedFile }
+
     /// The raw bytes, as a map index stores them.
     var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(buffer) }
 }
 
-/// A heap copy of an array's elements, freed with the last `FlatArray` that reads it.
+/// Elements on the heap, freed with the last `FlatArray` that reads them.
 private final class OwnedElements<Element: BitwiseCopyable> {
     let pointer: UnsafeMutableBufferPointer<Element>
 
-    init(_ elements: [Element]) {
-        pointer = UnsafeMutableBufferPointer.allocate(capacity: elements.count)
-        _ = pointer.initialize(from: elements)
+    init(count: Int) {
+        pointer = UnsafeMutableBufferPointer.allocate(capacity: count)
     }
 
     deinit { pointer.deallocate() }

@@ -56,16 +56,14 @@ public struct LandFillIndex: Sendable {
         }
         for band in 0..<bandCount { starts[band + 1] += starts[band] }
         var next = starts
-        let filled = [Edge](unsafeUninitializedCapacity: starts[bandCount]) { buffer, count in
+        edges = FlatArray(count: starts[bandCount]) { buffer in
             Self.forEachEdge(of: shapes) { edge in
                 for band in band(of: edge.y0)...band(of: edge.y1) {
                     (buffer.baseAddress! + next[band]).initialize(to: edge)
                     next[band] += 1
                 }
             }
-            count = starts[bandCount]
         }
-        edges = FlatArray(filled)
         bandStarts = FlatArray(starts)
         edgeCount = distinct
     }

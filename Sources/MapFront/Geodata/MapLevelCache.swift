@@ -59,7 +59,7 @@ public struct MapLevelCache: Sendable {
         let bytes = MapLevelFile.encode(level, sources: sources)
         guard bytes.count <= FileLimit.mapIndex.bytes else { return }
         AtomicFile.removeStaleTemporaries(inFolder: folder)
-        try AtomicFile.write(Data(bytes), toPath: path(for: level.resolution), durable: false)
+        try AtomicFile.write(bytes, toPath: path(for: level.resolution), durable: false)
     }
 
     private func moveAside(_ path: String) {

@@ -1,4 +1,5 @@
 import FileSafety
+import FoundationEssentials
 
 /// The file a map scale's drawing index is kept in, so a launch maps it instead of reading and
 /// indexing the shapefiles again: the land's banded edges and the two line layers, each a flat
@@ -65,7 +66,7 @@ enum MapLevelFile {
 
     // MARK: Writing
 
-    static func encode(_ level: MapLevel, sources: MapSources) -> [UInt8] {
+    static func encode(_ level: MapLevel, sources: MapSources) -> Data {
         let runs: [UnsafeRawBufferPointer] = Section.allCases.map { section in
             switch section {
             case .bandStarts: level.land.bandStarts.bytes
@@ -84,7 +85,8 @@ enum MapLevelFile {
             offsets.append(end)
             end += (run.count + 7) & ~7
         }
-        var file = [UInt8](repeating: 0, count: end)
+        // Made as the Data that is written, so a 35 MB index is never held twice.
+        var file = Data(count: end)
         file.withUnsafeMutableBytes { out in
             out.copyBytes(from: magic)
             out.storeBytes(of: version.littleEndian, toByteOffset: 8, as: UInt32.self)

@@ -131,6 +131,9 @@ public final class ShapefileMapRenderer: MapDrawing {
 
     public var loadedResolutions: [MapResolution] { levels.keys.sorted() }
 
+    /// The scale as it is drawn now (for tests: built in memory, or mapped from its index).
+    func loadedLevel(_ resolution: MapResolution) -> MapLevel? { levels[resolution] }
+
     /// The filled land of one scale at dot resolution for a viewport: what the satellite and
     /// hybrid maps draw, for comparison with another rasteriser. Nil until that scale is loaded.
     public func landMask(for viewport: MapViewport, columns: Int, rows: Int, resolution: MapResolution) -> BrailleRaster? {
