@@ -12,11 +12,9 @@ import Glibc
 /// a mapped copy whole.
 public final class MappedFile: @unchecked Sendable {
     public let bytes: UnsafeRawBufferPointer
-    public let path: String
 
-    private init(bytes: UnsafeRawBufferPointer, path: String) {
+    private init(bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
-        self.path = path
     }
 
     /// Maps `path`, refusing anything but a regular file of at most `limit` bytes (and, without
@@ -24,11 +22,11 @@ public final class MappedFile: @unchecked Sendable {
     public static func map(path: String, limit: FileLimit, followingLinks: Bool = true) throws(BoundedFile.Failure) -> MappedFile {
         let (descriptor, size) = try BoundedFile.openRegularFile(path: path, limit: limit, followingLinks: followingLinks)
         defer { close(descriptor) }
-        guard size > 0 else { return MappedFile(bytes: UnsafeRawBufferPointer(start: nil, count: 0), path: path) }
+        guard size > 0 else { return MappedFile(bytes: UnsafeRawBufferPointer(start: nil, count: 0)) }
         guard let address = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), address != MAP_FAILED else {
             throw .unreadable(path: path, code: errno)
         }
-        return MappedFile(bytes: UnsafeRawBufferPointer(start: address, count: size), path: path)
+        return MappedFile(bytes: UnsafeRawBufferPointer(start: address, count: size))
     }
 
     deinit {

@@ -22,6 +22,19 @@ import Testing
         return (MapLevelCache(folder: folder.path), folder)
     }
 
+    /// The 1:50m index of `data`, written to `cache`: its sources and where it is.
+    func writeIndex(of data: FixtureMapData, to cache: MapLevelCache) throws -> (MapSources, String) {
+        let sources = MapSources(catalog: data.catalog, resolution: .medium)
+        try cache.write(try MapLevel.load(.medium, from: data.catalog), sources: sources)
+        return (sources, cache.path(for: .medium))
+    }
+
+    /// The bytes of `data`'s 1:50m index, and the sources they were made for.
+    func encodedIndex(of data: FixtureMapData) throws -> ([UInt8], MapSources) {
+        let sources = MapSources(catalog: data.catalog, resolution: .medium)
+        return ([UInt8](MapLevelFile.encode(try MapLevel.load(.medium, from: data.catalog), sources: sources)), sources)
+    }
+
     func expectSameLevel(_ a: MapLevel, _ b: MapLevel) {
         #expect(a.resolution == b.resolution)
         #expect(a.land.edges.elementsEqual(b.land.edges) && a.land.bandStarts.elementsEqual(b.land.bandStarts))
@@ -115,9 +128,7 @@ import Testing
         let data = try world()
         let (cache, folder) = cache()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let sources = MapSources(catalog: data.catalog, resolution: .medium)
-        try cache.write(try MapLevel.load(.medium, from: data.catalog), sources: sources)
-        let path = cache.path(for: .medium)
+        let (sources, path) = try writeIndex(of: data, to: cache)
         for (offset, byte) in [(8, UInt8(99)), (12, UInt8(0x40)), (MapLevelFile.layoutOffset, UInt8(33)), (MapLevelFile.resolutionOffset, UInt8(110))] {
             var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
             let original = bytes
@@ -143,8 +154,7 @@ import Testing
         let data = try world()
         let (_, folder) = cache()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let sources = MapSources(catalog: data.catalog, resolution: .medium)
-        let good = [UInt8](MapLevelFile.encode(try MapLevel.load(.medium, from: data.catalog), sources: sources))
+        let (good, sources) = try encodedIndex(of: data)
         #expect(try decode(good, sources: sources, in: folder).map { _ in true } == .success(true))
 
         func section(_ section: MapLevelFile.Section) -> (offset: Int, count: Int) {
@@ -189,8 +199,7 @@ import Testing
         let data = try world()
         let (_, folder) = cache()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let sources = MapSources(catalog: data.catalog, resolution: .medium)
-        let good = [UInt8](MapLevelFile.encode(try MapLevel.load(.medium, from: data.catalog), sources: sources))
+        let (good, sources) = try encodedIndex(of: data)
         var generator = SystemRandomNumberGenerator()
         var drawn = 0
         // Every byte of the header and the section table, then a sample of the data.
@@ -210,9 +219,7 @@ import Testing
         let data = try world()
         let (cache, folder) = cache()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let sources = MapSources(catalog: data.catalog, resolution: .medium)
-        try cache.write(try MapLevel.load(.medium, from: data.catalog), sources: sources)
-        let path = cache.path(for: .medium)
+        let (sources, path) = try writeIndex(of: data, to: cache)
         try Data(try Data(contentsOf: URL(fileURLWithPath: path)).prefix(MapLevelFile.headerSize + 3)).write(to: URL(fileURLWithPath: path))
         #expect(cache.read(.medium, sources: sources) == nil)
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)

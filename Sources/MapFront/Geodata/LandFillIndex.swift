@@ -46,7 +46,7 @@ public struct LandFillIndex: Sendable {
         let bandCount = min(Self.maximumBandCount, max(36, shapes.xs.count / Self.targetEdgesPerBand))
         let height = 180 / Double(bandCount)
         bandHeight = height
-        func band(of latitude: Double) -> Int { min(bandCount - 1, max(0, Int((latitude + 90) / height))) }
+        func band(of latitude: Double) -> Int { Self.band(of: latitude, count: bandCount, height: height) }
 
         var starts = [Int](repeating: 0, count: bandCount + 1)
         var distinct = 0
@@ -89,8 +89,10 @@ public struct LandFillIndex: Sendable {
         }
     }
 
-    @inline(__always) func band(of latitude: Double) -> Int {
-        min(bandCount - 1, max(0, Int((latitude + 90) / bandHeight)))
+    @inline(__always) func band(of latitude: Double) -> Int { Self.band(of: latitude, count: bandCount, height: bandHeight) }
+
+    @inline(__always) private static func band(of latitude: Double, count: Int, height: Double) -> Int {
+        min(count - 1, max(0, Int((latitude + 90) / height)))
     }
 
     /// Calls `crossing` with the longitude of every edge crossing `latitude`, in no order.

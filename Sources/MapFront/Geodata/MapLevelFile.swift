@@ -50,7 +50,7 @@ enum MapLevelFile {
 
     /// Sizes and field offsets of the stored values: a file written by a build that lays them out
     /// otherwise is stale, never misread.
-    static var layout: [UInt64] {
+    static let layout: [UInt64] = {
         typealias Edge = LandFillIndex.Edge
         typealias Chunk = LineLayer.Chunk
         let edge = [MemoryLayout<Edge>.stride, MemoryLayout<Edge>.offset(of: \.y0)!, MemoryLayout<Edge>.offset(of: \.y1)!,
@@ -62,7 +62,7 @@ enum MapLevelFile {
         var packed: [UInt64] = [0, 0]
         for (index, value) in (edge + chunk).enumerated() { packed[index / 8] |= UInt64(value & 0xff) << (8 * UInt64(index % 8)) }
         return packed
-    }
+    }()
 
     // MARK: Writing
 
