@@ -56,10 +56,11 @@ struct Wonderland: ParsableCommand {
     /// `AppLaunchArguments` without it.
     static func runApp(_ arguments: AppLaunchArguments) throws {
         let exitAfterFirstFrame = arguments.exitAfterFirstFrame
-        let environment = ProcessEnvironment.current()
         // The settings bundle is read on the other core while the saved place is looked for
-        // and the defaults are read: the defaults' registration is its first use.
-        let settings = Prefetch(name: "wonderland-settings") { SettingsBundle.standard(environment: environment) }
+        // and the defaults are read: the defaults' registration is its first use. Its thread
+        // starts first and reads the environment itself, so the bundle is usually ready by then.
+        let settings = Prefetch(name: "wonderland-settings") { SettingsBundle.standard(environment: ProcessEnvironment.current()) }
+        let environment = ProcessEnvironment.current()
         let files = RestorationFiles.standard(environment: environment)
         let hasSavedPlace = !arguments.fresh && access(files.archivePath, F_OK) == 0
         let launch = LaunchOptions(location: arguments.location, bookPath: arguments.book, environment: environment, hasSavedPlace: hasSavedPlace)

@@ -47,6 +47,31 @@ import Testing
         raster.drawLine(fromX: .nan, y: 0, toX: 3, y: 3)
         #expect(raster.dotCount == 8)
     }
+
+    @Test func aSegmentInsideIsClippedToTheSameEndsAsTheEdgesGive() {
+        // Inside the margin the edges leave t0 = 0 and t1 = 1; the short way must give back the
+        // very same doubles (x0 + dx, not x1), or a dot on a boundary would move.
+        var generator = SystemRandomNumberGenerator()
+        let width = 160.0, height = 88.0
+        func coordinate(_ limit: Double) -> Double {
+            switch Int.random(in: 0..<8, using: &generator) {
+            case 0: -1
+            case 1: limit + 1
+            case 2: Double(Int.random(in: 0...Int(limit), using: &generator))
+            default: Double.random(in: -1...(limit + 1), using: &generator)
+            }
+        }
+        var endsMoved = 0
+        for _ in 0..<20_000 {
+            let x0 = coordinate(width), y0 = coordinate(height), x1 = coordinate(width), y1 = coordinate(height)
+            let short = BrailleRaster.clip(x0, y0, x1, y1, width: width, height: height)
+            let edges = BrailleRaster.clipToEdges(x0, y0, x1, y1, width: width, height: height)
+            #expect(short.map { [$0.0, $0.1, $0.2, $0.3] } == edges.map { [$0.0, $0.1, $0.2, $0.3] }, "\(x0), \(y0) to \(x1), \(y1)")
+            if let short, short.2 != x1 || short.3 != y1 { endsMoved += 1 }
+        }
+        // The sample reaches ends where x0 + (x1 - x0) is not x1, which returning x1 would miss.
+        #expect(endsMoved > 0)
+    }
 }
 
 @Suite struct BrailleFillTests {

@@ -104,6 +104,18 @@ extension BrailleRaster {
         guard x0.isFinite, y0.isFinite, x1.isFinite, y1.isFinite else { return nil }
         let minX = -1.0, minY = -1.0, maxX = width + 1, maxY = height + 1
         let dx = x1 - x0, dy = y1 - y0
+        // Most segments of a map lie inside: the edges below would give t0 = 0 and t1 = 1, so
+        // the same ends come back without their four divisions.
+        if x0 >= minX, x0 <= maxX, x1 >= minX, x1 <= maxX, y0 >= minY, y0 <= maxY, y1 >= minY, y1 <= maxY {
+            return (x0, y0, x0 + dx, y0 + dy)
+        }
+        return clipToEdges(x0, y0, x1, y1, width: width, height: height)
+    }
+
+    /// Liang–Barsky against each edge in turn, for a segment with finite ends.
+    static func clipToEdges(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, width: Double, height: Double) -> (Double, Double, Double, Double)? {
+        let minX = -1.0, minY = -1.0, maxX = width + 1, maxY = height + 1
+        let dx = x1 - x0, dy = y1 - y0
         var t0 = 0.0, t1 = 1.0
         // One edge at a time (no array of edges: this runs for every segment of a map).
         func keep(_ p: Double, _ q: Double) -> Bool {

@@ -23,8 +23,8 @@ extension SettingsBundle {
         // The languages come from the environment given, not the process's: ProcessInfo's
         // first use is time a launch waits for.
         let languages = SettingsLanguages.preferred(environment: environment)
-        if let directory = locateDirectory(environment: environment, executablePath: executablePath) {
-            return load(directory: directory, languages: languages)
+        if let directory = AppResources.locate("Settings.bundle", proof: "Root.plist", environment: environment, executablePath: executablePath) {
+            return load(directoryPath: directory, languages: languages)
         }
         return embedded(languages: languages)
     }

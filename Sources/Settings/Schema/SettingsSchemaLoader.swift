@@ -1,5 +1,6 @@
 import FileSafety
 import FoundationEssentials
+import Platform
 import PropertyList
 
 extension SettingsBundle {
@@ -9,14 +10,19 @@ extension SettingsBundle {
     /// Titles are localized through `languages` (see `SettingsLanguages`), by default the
     /// process's own.
     public static func load(directory: URL, languages: [String]? = nil) -> SettingsBundle {
-        load(source: .directory(directory.path), languages: languages) { fileName in
-            try readFile(directory.appendingPathComponent(fileName))
+        load(directoryPath: directory.path, languages: languages)
+    }
+
+    /// `load(directory:languages:)` for a folder given by its path.
+    public static func load(directoryPath: String, languages: [String]? = nil) -> SettingsBundle {
+        load(source: .directory(directoryPath), languages: languages) { fileName in
+            try readFile(FilePaths.join(directoryPath, fileName))
         }
     }
 
     /// Nil when the file is not there; throws when it is there but cannot be read.
-    private static func readFile(_ url: URL) throws -> Data? {
-        do { return try BoundedFile.read(path: url.path, limit: .settingsBundleFile) } catch {
+    private static func readFile(_ path: String) throws -> Data? {
+        do { return try BoundedFile.read(path: path, limit: .settingsBundleFile) } catch {
             if case .missing = error { return nil }
             throw UnreadableBundleFile(predicate: error.predicate)
         }
