@@ -2,6 +2,7 @@ import ArgumentParser
 import Cloud
 import Defaults
 import FoundationEssentials
+import Platform
 import WonderlandApp
 
 /// `wonderland cloud`: the synced store as this machine sees it — where it syncs, what it

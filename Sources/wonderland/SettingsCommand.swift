@@ -1,6 +1,7 @@
 import ArgumentParser
 import Defaults
 import FoundationEssentials
+import Platform
 import Screens
 import Settings
 import Terminal

@@ -1,6 +1,7 @@
 import Defaults
 import ArgumentParser
 import FoundationEssentials
+import Platform
 import PropertyList
 import Restoration
 import TextSafety
