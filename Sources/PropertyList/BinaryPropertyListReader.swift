@@ -8,8 +8,10 @@ import FoundationEssentials
 public enum BinaryPropertyListReader {
     static let magic: [UInt8] = Array("bplist".utf8)
 
+    /// Compared in the data's own bytes: every defaults read asks this first, and a slice of
+    /// `Data` compared element by element costs its generic metadata on first use.
     static func hasMagic(_ data: Data) -> Bool {
-        data.count >= magic.count && data.prefix(magic.count).elementsEqual(magic)
+        data.withUnsafeBytes { $0.starts(with: magic) }
     }
 
     /// Reads a binary property list.

@@ -31,18 +31,21 @@ public enum XMLPropertyListReader {
     /// True when, past an optional byte-order mark and whitespace, the data opens with markup.
     /// UTF-16 byte-order marks count too, so the reader can name the unsupported encoding.
     static func looksLikeXML(_ data: Data) -> Bool {
-        var bytes = data[...]
-        if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) { return true }
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
-        return bytes.first(where: { !XMLPropertyListParser.isWhitespace($0) }) == UInt8(ascii: "<")
+        data.withUnsafeBytes { whole in
+            var bytes = whole[...]
+            if bytes.starts(with: [0xFE, 0xFF]) || bytes.starts(with: [0xFF, 0xFE]) { return true }
+            if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+            return bytes.first(where: { !XMLPropertyListParser.isWhitespace($0) }) == UInt8(ascii: "<")
+        }
     }
 }
 
 /// The elements a property list may contain.
-enum XMLTag: CaseIterable {
+enum XMLTag: UInt8, CaseIterable {
     case plist, dict, array, key, string, integer, real, date, data, `true`, `false`
 
-    var name: String {
+    /// The element's name, kept in the binary: a tag is matched without building a table.
+    var literal: StaticString {
         switch self {
         case .plist: "plist"
         case .dict: "dict"
@@ -58,7 +61,21 @@ enum XMLTag: CaseIterable {
         }
     }
 
-    static let byName: [(tag: XMLTag, bytes: [UInt8])] = allCases.map { ($0, Array($0.name.utf8)) }
+    var name: String { literal.description }
+
+    /// The element with this name, if a property list has one.
+    static func named(_ name: UnsafeRawBufferPointer) -> XMLTag? {
+        var raw: UInt8 = 0
+        while let tag = XMLTag(rawValue: raw) {
+            let literal = tag.literal
+            if literal.utf8CodeUnitCount == name.count,
+               UnsafeRawBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount).elementsEqual(name) {
+                return tag
+            }
+            raw += 1
+        }
+        return nil
+    }
 }
 
 struct XMLPropertyListParser {

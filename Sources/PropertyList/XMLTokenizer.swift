@@ -283,11 +283,7 @@ extension XMLPropertyListParser {
     }
 
     private func tag(named range: Range<Int>) -> XMLTag? {
-        let name = UnsafeRawBufferPointer(rebasing: bytes[range])
-        for entry in XMLTag.byName where entry.bytes.count == name.count && entry.bytes.elementsEqual(name) {
-            return entry.tag
-        }
-        return nil
+        XMLTag.named(UnsafeRawBufferPointer(rebasing: bytes[range]))
     }
 
     private func starts(with literal: StaticString) -> Bool { starts(with: literal, at: pos) }

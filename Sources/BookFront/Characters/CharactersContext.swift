@@ -14,7 +14,7 @@ public final class CharactersContext {
     public let notes: CharacterNotes
     public let favourites: CharacterFavourites
     /// Where each character appears in the book.
-    public private(set) lazy var book = CharacterBook(url: bookURL, catalog: catalog, runsInBackground: searchesInBackground)
+    public private(set) lazy var book = CharacterBook(url: bookURL(), catalog: catalog, runsInBackground: searchesInBackground)
 
     private let readCatalog: () -> Result<CharacterCatalog, CharacterCatalogError>
     private lazy var loadedCatalog: (catalog: CharacterCatalog, error: CharacterCatalogError?) = {
@@ -23,7 +23,8 @@ public final class CharactersContext {
         case .failure(let error): return (CharacterCatalog(characters: []), error)
         }
     }()
-    private let bookURL: URL
+    /// Worked out with the book: a launch that never searches it makes no URL for it.
+    private let bookURL: () -> URL
     private let searchesInBackground: Bool
 
     /// A context over a list already read (or the error reading it gave).
@@ -32,8 +33,8 @@ public final class CharactersContext {
     }
 
     /// A context that reads its list with `readingCatalog` when a screen first needs it.
-    public init(readingCatalog: @escaping () -> Result<CharacterCatalog, CharacterCatalogError>, store: PreferenceStore, bookURL: URL,
-                searchesInBackground: Bool = true) {
+    public init(readingCatalog: @escaping () -> Result<CharacterCatalog, CharacterCatalogError>, store: PreferenceStore,
+                bookURL: @escaping @autoclosure () -> URL, searchesInBackground: Bool = true) {
         readCatalog = readingCatalog
         notes = CharacterNotes(store: store)
         favourites = CharacterFavourites(store: store)

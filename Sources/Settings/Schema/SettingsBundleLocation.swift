@@ -33,6 +33,11 @@ extension SettingsBundle {
     public static var embedded: SettingsBundle { embedded(languages: nil) }
 
     private static func embedded(languages: [String]?) -> SettingsBundle {
-        load(source: .embedded, languages: languages) { embeddedFiles[$0].map { Data($0.utf8) } }
+        load(source: .embedded, languages: languages) { name in
+            embeddedFiles[name].map { text in
+                var text = text
+                return text.withUTF8 { Data(buffer: $0) }
+            }
+        }
     }
 }
