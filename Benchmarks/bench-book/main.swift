@@ -66,7 +66,7 @@ func firstFrame(document: BookDocument?) throws -> (ms: Double, top: String) {
     store.set(.dictionary([loaded.id: .integer(Int64(savedOffset))]), forKey: "WLReadingPositions")
     let terminal = HeadlessTerminal(size: Size(columns: 200, rows: 60))
     let start = clock.now
-    let environment = ReaderEnvironment(store: store, dataFolder: URL(fileURLWithPath: "/nonexistent"), bookPath: path,
+    let environment = ReaderEnvironment(store: store, dataFolderPath: "/nonexistent", bookPath: path,
                                         load: { document == nil ? try BookLoader.load(path: $0) : document! }, wake: {})
     let reader = ReaderScreen(environment: environment)
     let app = Application(terminal: terminal, root: reader)

@@ -9,7 +9,7 @@ import Terminal
 
 enum BookTab {
     static func make(services: AppServices) -> Screen {
-        ReaderScreen(environment: ReaderEnvironment(store: services.store, dataFolder: services.launch.dataFolder,
+        ReaderScreen(environment: ReaderEnvironment(store: services.store, dataFolderPath: services.launch.dataFolderPath,
                                                     bookPath: services.launch.bookPath, homeFolder: services.launch.environment["HOME"],
                                                     indexes: BookIndexStore.standard(environment: services.launch.environment)))
     }

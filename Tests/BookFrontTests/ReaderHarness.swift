@@ -17,7 +17,7 @@ final class ReaderHarness: Pilot {
          prepare: (ReaderScreen) -> Void = { _ in },
          load: ((String) throws -> BookDocument)? = nil, wake: @escaping @Sendable () -> Void = {}) {
         self.store = store
-        let environment = ReaderEnvironment(store: store, dataFolder: dataFolder, bookPath: bookPath, load: load ?? { path in
+        let environment = ReaderEnvironment(store: store, dataFolderPath: dataFolder.path, bookPath: bookPath, load: load ?? { path in
             guard let book = books[path] else { throw BookLoadError(path: path, reason: "no such file") }
             return book
         }, wake: wake)

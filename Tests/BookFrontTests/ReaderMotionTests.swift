@@ -90,7 +90,7 @@ struct ReaderMotionTests {
     func openPromptCompletes() throws {
         let folder = try library()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let environment = ReaderEnvironment(store: InMemoryPreferenceStore(), dataFolder: URL(fileURLWithPath: "/nonexistent-wl-data"),
+        let environment = ReaderEnvironment(store: InMemoryPreferenceStore(), dataFolderPath: "/nonexistent-wl-data",
                                             homeFolder: folder.path, load: { path in
             ReaderFixture.document(id: path, path: path)
         }, wake: {})

@@ -258,7 +258,7 @@ struct ReaderOpeningTests {
 
     @Test func aReaderThatNeverAppearedKeepsItsRestoredPlaceWithoutReadingTheBook() throws {
         var loads = 0
-        let environment = ReaderEnvironment(store: InMemoryPreferenceStore(), dataFolder: URL(fileURLWithPath: "/nonexistent"),
+        let environment = ReaderEnvironment(store: InMemoryPreferenceStore(), dataFolderPath: "/nonexistent",
                                             load: { _ in loads += 1; return ReaderFixture.document() }, wake: {})
         let engine = RestorationEngine(duplicatePolicy: .fail)
         let header = RestorationHeader(appVersion: "t", timestamp: Date(), terminalColumns: 80, terminalRows: 24)

@@ -54,11 +54,11 @@ public final class CharactersContext {
     }
 
     /// The app's context: the standard character list and the default book in `dataFolder`.
-    public static func standard(store: PreferenceStore, dataFolder: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> CharactersContext {
+    public static func standard(store: PreferenceStore, dataFolder: @escaping @autoclosure () -> URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> CharactersContext {
         CharactersContext(readingCatalog: {
             Result { try CharacterCatalog.standard(environment: environment) }.mapError { error in
                 error as? CharacterCatalogError ?? CharacterCatalogError(source: CharacterCatalog.fileName, message: "\(error)")
             }
-        }, store: store, bookURL: BookLibrary.defaultBookURL(dataFolder: dataFolder))
+        }, store: store, bookURL: BookLibrary.defaultBookURL(dataFolder: dataFolder()))
     }
 }

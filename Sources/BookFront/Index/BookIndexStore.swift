@@ -9,19 +9,24 @@ import Platform
 /// moved aside (`*.corrupt-<time>`) and one for another state of the book is replaced; either
 /// way the book is read as if there were none.
 public struct BookIndexStore: Sendable {
-    public let folder: URL
+    /// Kept as a path: the store is made at every launch, and a URL's first use costs more than
+    /// the launch spends on books.
+    public let folderPath: String
+    public var folder: URL { URL(fileURLWithPath: folderPath, isDirectory: true) }
 
     static let fileLimit = FileLimit(bytes: 32 << 20, name: "a book index")
     static let keptIndexes = 64
     static let fileExtension = "bookindex"
 
-    public init(folder: URL) { self.folder = folder }
+    public init(folder: URL) { folderPath = folder.path }
+
+    public init(folderPath: String) { self.folderPath = folderPath }
 
     /// `$XDG_STATE_HOME/wonderland/book-index` (or `~/.local/state/…`); nil when `environment`
     /// names neither, so a run with no home of its own (a test) writes nowhere.
     public static func standard(environment: [String: String]) -> BookIndexStore? {
         guard let base = UserFolders(environment: environment).folderNamedByEnvironment(.state) else { return nil }
-        return BookIndexStore(folder: URL(fileURLWithPath: base).appendingPathComponent("wonderland/book-index"))
+        return BookIndexStore(folderPath: FilePaths.join(base, "wonderland/book-index"))
     }
 
     func url(for identity: FileIdentity) -> URL {
@@ -68,7 +73,7 @@ public struct BookIndexStore: Sendable {
     /// Keeps the newest `keptIndexes` indexes.
     private func prune() {
         let manager = FileManager.default
-        guard let names = try? manager.contentsOfDirectory(atPath: folder.path) else { return }
+        guard let names = try? manager.contentsOfDirectory(atPath: folderPath) else { return }
         let indexes = names.filter { $0.hasSuffix("." + Self.fileExtension) && !$0.hasPrefix(".") }
         guard indexes.count > Self.keptIndexes else { return }
         let dated = indexes.map { name -> (name: String, modified: Date) in

@@ -7,7 +7,10 @@ import Terminal
 /// line asked for, and how to open a file (tests pass their own loader).
 public struct ReaderEnvironment {
     public var store: PreferenceStore
-    public var dataFolder: URL
+    /// Where books live, as a path: the reader is made at every launch, most of which never
+    /// open a book.
+    public var dataFolderPath: String
+    public var dataFolder: URL { URL(fileURLWithPath: dataFolderPath, isDirectory: true) }
     /// `--book PATH`: opened instead of the book that was open.
     public var bookPath: String?
     /// $HOME: what `~` means in a path typed or given on the command line.
@@ -20,11 +23,11 @@ public struct ReaderEnvironment {
 
     /// `indexes`: where the default loader keeps book indexes (`BookIndexStore.standard`); nil
     /// keeps none. Ignored when `load` is given.
-    public init(store: PreferenceStore, dataFolder: URL, bookPath: String? = nil, homeFolder: String? = nil,
+    public init(store: PreferenceStore, dataFolderPath: String, bookPath: String? = nil, homeFolder: String? = nil,
                 indexes: BookIndexStore? = nil, load: ((String) throws -> BookDocument)? = nil,
                 wake: @escaping @Sendable () -> Void = { Wakeup.post() }) {
         self.store = store
-        self.dataFolder = dataFolder
+        self.dataFolderPath = dataFolderPath
         self.bookPath = bookPath
         self.homeFolder = homeFolder
         self.load = load ?? { try BookLoader.load(path: $0, indexes: indexes) }
