@@ -30,41 +30,154 @@ struct ParagraphRows: Equatable {
     /// `readingASCIIAsBytes: false` reads every cluster the slow way, so tests can check the
     /// ASCII shortcut against it.
     init(_ paragraph: String, width: Int, readingASCIIAsBytes: Bool = true) {
-        var cutter = RowCutter(width: max(1, width))
+        self.init(cutting: paragraph, width: width, after: [], from: Row(offset: 0, cluster: 0), rejoining: nil,
+                  readingASCIIAsBytes: readingASCIIAsBytes)
+    }
+
+    /// The rows of `paragraph`, which is `oldText` edited, `old` being `oldText`'s rows. The
+    /// rows end to end depend only on where they start (a row's layout reads nothing before its
+    /// own start, and a row ends within the row after it), so the rows before the edit are kept,
+    /// the edited part is cut again from a row start before it, and once a new row starts where
+    /// an old one did in the text after the edit, the old rows from there are kept too, moved by
+    /// the edit's length: a key typed into a 10 MB line cuts a row or two.
+    init(_ paragraph: String, width: Int, updating old: ParagraphRows, of oldText: String) {
+        guard old.width == max(1, width) else {
+            self.init(paragraph, width: width)
+            return
+        }
+        let (prefix, suffix, oldCount, newCount) = ClusterStepping.withBytes(of: oldText) { _, oldBytes in
+            ClusterStepping.withBytes(of: paragraph) { _, newBytes in
+                let prefix = CommonBytes.prefix(oldBytes, newBytes)
+                let suffix = CommonBytes.suffix(oldBytes, newBytes, limit: min(oldBytes.count, newBytes.count) - prefix)
+                return (prefix, suffix, oldBytes.count, newBytes.count)
+            }
+        }
+        if prefix == oldCount && prefix == newCount {
+            self = old
+            return
+        }
+        // A row before the one the edit begins in may end differently (a word that fits there
+        // now), and the scalar the edit begins in may have begun a few bytes earlier.
+        let restart = max(0, old.row(containing: max(0, prefix - 4)) - 1)
+        let rejoin = Rejoin(old: old, editEnd: newCount - suffix, shift: newCount - oldCount)
+        self.init(cutting: paragraph, width: width, after: old.rows[..<restart], from: old.rows[restart], rejoining: rejoin,
+                  readingASCIIAsBytes: true)
+    }
+
+    /// Where an edit ends and the old rows after it, to take up again.
+    private struct Rejoin {
+        let old: ParagraphRows
+        /// The new text's UTF-8 offset where the edited bytes end.
+        let editEnd: Int
+        /// New offsets minus old ones past the edit.
+        let shift: Int
+
+        /// The old row starting where the new row `row` starts, when that is past the edit.
+        func oldRow(matching row: Row) -> Int? {
+            guard row.offset >= editEnd else { return nil }
+            let index = old.row(containing: row.offset - shift)
+            return old.rows[index].offset == row.offset - shift ? index : nil
+        }
+    }
+
+    /// Cuts `paragraph` into rows from `start` (a row start), after the rows `kept` before it.
+    private init(cutting paragraph: String, width: Int, after kept: ArraySlice<Row>, from start: Row, rejoining rejoin: Rejoin?,
+                 readingASCIIAsBytes: Bool) {
+        var cutter = RowCutter(width: max(1, width), start: start)
+        var rejoined: (tail: ArraySlice<Row>, bytes: Int, clusters: Int)?
         ClusterStepping.withBytes(of: paragraph) { text, bytes in
-            var offset = 0
+            var offset = start.offset
+            var rowsSeen = cutter.rows.count
             while offset < bytes.count {
-                if readingASCIIAsBytes && ClusterStepping.isLoneASCII(bytes, at: offset) {
-                    cutter.take(length: 1, width: 1, isSpace: bytes[offset] == 0x20 || bytes[offset] == 0x09)
-                    offset += 1
+                let run = readingASCIIAsBytes ? ClusterStepping.loneASCIIRunEnd(bytes, from: offset, limit: bytes.count) : offset
+                if run > offset {
+                    cutter.takeASCII(bytes, from: offset, to: run)
+                    offset = run
                 } else {
                     let character = ClusterStepping.cluster(at: offset, in: text)
                     let length = character.utf8.count
                     cutter.take(length: length, width: DisplayWidth.of(character), isSpace: Self.isSpace(character))
                     offset += length
                 }
+                if let rejoin, cutter.rows.count != rowsSeen {
+                    rowsSeen = cutter.rows.count
+                    let newest = cutter.rows[rowsSeen - 1]
+                    if let match = rejoin.oldRow(matching: newest) {
+                        rejoined = (rejoin.old.rows[(match + 1)...], rejoin.shift, newest.cluster - rejoin.old.rows[match].cluster)
+                        return
+                    }
+                }
             }
+            cutter.finish()
         }
-        cutter.finish()
         self.width = cutter.width
-        self.rows = cutter.rows
-        endOffset = cutter.offset
-        endCluster = cutter.cluster
+        if let rejoined, let old = rejoin?.old {
+            var rows = Array(kept)
+            rows.reserveCapacity(kept.count + cutter.rows.count + rejoined.tail.count)
+            rows += cutter.rows
+            for row in rejoined.tail { rows.append(Row(offset: row.offset + rejoined.bytes, cluster: row.cluster + rejoined.clusters)) }
+            self.rows = rows
+            endOffset = old.endOffset + rejoined.bytes
+            endCluster = old.endCluster + rejoined.clusters
+        } else {
+            self.rows = kept.isEmpty ? cutter.rows : Array(kept) + cutter.rows
+            endOffset = cutter.offset
+            endCluster = cutter.cluster
+        }
     }
 
     /// Cuts a paragraph into rows as its clusters are read one by one.
     private struct RowCutter {
         let width: Int
-        var rows = [Row(offset: 0, cluster: 0)]
+        var rows: [Row]
         var used = 0
         // Whether the current row holds a word or a wide character yet (indentation is not one).
         var rowHasPiece = false
         // Where the word being read starts, the columns used on its row before it, and whether
         // a piece came before it on that row (only then can it move to a new row).
         var word: (row: Row, usedBefore: Int, movable: Bool)?
-        var offset = 0, cluster = 0
+        var offset: Int, cluster: Int
 
-        init(width: Int) { self.width = width }
+        /// A cutter whose first row starts at `start`.
+        init(width: Int, start: Row) {
+            self.width = width
+            rows = [start]
+            offset = start.offset
+            cluster = start.cluster
+        }
+
+        /// Reads `bytes[from..<to]`, each a cluster of one column on its own: runs of spaces and
+        /// of word characters are taken whole where they fit on the row, as `take` would take
+        /// them one by one.
+        mutating func takeASCII(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) {
+            var index = from
+            while index < to {
+                let isSpaceRun = Self.isSpace(bytes[index])
+                var end = index + 1
+                while end < to && Self.isSpace(bytes[end]) == isSpaceRun { end += 1 }
+                let count = end - index
+                if isSpaceRun {
+                    word = nil
+                    if used < width { used = min(width, used + count) }
+                    offset += count
+                    cluster += count
+                } else {
+                    var remaining = count
+                    while remaining > 0 {
+                        take(length: 1, width: 1, isSpace: false)
+                        remaining -= 1
+                        let fits = min(remaining, max(0, width - used))
+                        used += fits
+                        offset += fits
+                        cluster += fits
+                        remaining -= fits
+                    }
+                }
+                index = end
+            }
+        }
+
+        @inline(__always) static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 
         /// Reads the next cluster: `length` UTF-8 bytes taking `w` columns.
         mutating func take(length: Int, width w: Int, isSpace: Bool) {

@@ -14,7 +14,8 @@ struct RowPosition: Comparable, Hashable {
 /// the cursor) to the next or previous ones, paragraph by paragraph, and each paragraph is cut
 /// into rows once for a given text and width. A cached paragraph is checked against the text
 /// it was made from; an unchanged paragraph shares its string's storage, so the check is one
-/// comparison of two references, and a paragraph that changed or moved is simply cut again.
+/// comparison of two references, and a paragraph that changed or moved is cut again where it
+/// differs from what was cached at its place (`ParagraphRows.init(_:width:updating:of:)`).
 final class TextEditorLayout {
     private(set) var width = 1
     private var cache: [Int: (text: String, rows: ParagraphRows)] = [:]
@@ -32,9 +33,12 @@ final class TextEditorLayout {
     /// The rows of paragraph `index` of `state`, cut now if the text changed since last time.
     func rows(of index: Int, in state: TextEditorState) -> ParagraphRows {
         let text = state.paragraphs[index]
-        if let cached = cache[index], cached.text == text { return cached.rows }
+        let cached = cache[index]
+        if let cached, cached.text == text { return cached.rows }
         if cache.count >= cacheLimit { cache.removeAll(keepingCapacity: true) }
-        let rows = ParagraphRows(text, width: width)
+        // What the paragraph held before (usually the same one, edited) is cut again only
+        // where it changed.
+        let rows = cached.map { ParagraphRows(text, width: width, updating: $0.rows, of: $0.text) } ?? ParagraphRows(text, width: width)
         cache[index] = (text, rows)
         return rows
     }

@@ -120,16 +120,21 @@ public struct TextEditorState: Hashable, Sendable {
         guard !string.isEmpty else { return }
         let pieces = Self.paragraphs(of: string)
         let at = cursorIndex
+        if pieces.count == 1 {
+            // In place: a key typed into a long line moves its tail once and copies nothing else.
+            let settled = placeBefore(at)
+            paragraphs[line].insert(contentsOf: pieces[0], at: at)
+            settleCursor(nearUTF8: offset + pieces[0].utf8.count, countingFrom: settled)
+            return textChanged()
+        }
         let rest = String(current[at...])
         paragraphs[line].removeSubrange(at...)
         paragraphs[line] += pieces[0]
-        if pieces.count > 1 {
-            paragraphs.insert(contentsOf: pieces[1...], at: line + 1)
-            line += pieces.count - 1
-        }
+        paragraphs.insert(contentsOf: pieces[1...], at: line + 1)
+        line += pieces.count - 1
         let end = paragraphs[line].utf8.count
         paragraphs[line] += rest
-        settleCursor(nearUTF8: end)
+        settleCursor(nearUTF8: end, countingFrom: (0, 0))
         textChanged()
     }
 
@@ -153,14 +158,15 @@ public struct TextEditorState: Hashable, Sendable {
             let at = cursorIndex
             let before = current.index(before: at)
             let start = current.utf8.distance(from: current.startIndex, to: before)
+            let settled = placeBefore(before, column: column - 1)
             paragraphs[line].removeSubrange(before..<at)
-            settleCursor(nearUTF8: start)
+            settleCursor(nearUTF8: start, countingFrom: settled)
         } else if line > 0 {
             let joined = paragraphs.remove(at: line)
             line -= 1
             let end = current.utf8.count
             paragraphs[line] += joined
-            settleCursor(nearUTF8: end)
+            settleCursor(nearUTF8: end, countingFrom: (0, 0))
         } else {
             return
         }
@@ -172,11 +178,13 @@ public struct TextEditorState: Hashable, Sendable {
     public mutating func deleteForward() {
         if offset < current.utf8.count {
             let at = cursorIndex
+            let settled = placeBefore(at)
             paragraphs[line].removeSubrange(at..<current.index(after: at))
-            settleCursor(nearUTF8: offset)
+            settleCursor(nearUTF8: offset, countingFrom: settled)
         } else if line + 1 < paragraphs.count {
+            let settled = placeBefore(cursorIndex)
             paragraphs[line] += paragraphs.remove(at: line + 1)
-            settleCursor(nearUTF8: offset)
+            settleCursor(nearUTF8: offset, countingFrom: settled)
         } else {
             return
         }
@@ -186,8 +194,9 @@ public struct TextEditorState: Hashable, Sendable {
     /// Removes from the cursor to the end of the line, or the line break when already there.
     public mutating func killToLineEnd() {
         guard offset < current.utf8.count else { return deleteForward() }
+        let settled = placeBefore(cursorIndex)
         paragraphs[line].removeSubrange(cursorIndex...)
-        settleCursor(nearUTF8: offset)
+        settleCursor(nearUTF8: offset, countingFrom: settled)
         textChanged()
     }
 
@@ -195,20 +204,41 @@ public struct TextEditorState: Hashable, Sendable {
         revision = Revision(origin: revision.origin, count: revision.count + 1)
     }
 
+    /// The cluster boundary before `index` (a boundary of the cursor's paragraph) and its
+    /// column, `column` being the column of `index` itself: where the count of an edit made at
+    /// `index` may start. Text before a boundary and the scalar just after it decide where the
+    /// boundary is, so an edit at `index` leaves the one before it, and its column, as they were.
+    private func placeBefore(_ index: String.Index, column indexColumn: Int? = nil) -> (offset: Int, column: Int) {
+        let paragraph = current
+        guard index > paragraph.startIndex else { return (0, 0) }
+        let before = paragraph.index(before: index)
+        let atIndex = indexColumn ?? column
+        return (paragraph.utf8.distance(from: paragraph.startIndex, to: before), atIndex - 1)
+    }
+
     /// Puts the cursor at the first cluster boundary at or after `target` and counts its
     /// column. An edit can join clusters across the place it was made (an accent typed after a
     /// letter, a letter typed before a lone accent), so the column is counted again rather than
-    /// adjusted; the count runs over this paragraph only.
-    private mutating func settleCursor(nearUTF8 target: Int) {
-        let paragraph = current
-        var index = paragraph.startIndex, clusters = 0
-        let goal = Self.index(ofUTF8: min(target, paragraph.utf8.count), in: paragraph)
-        while index < goal {
-            index = paragraph.index(after: index)
-            clusters += 1
+    /// adjusted, from `start`: a boundary before the edit, and its column (`placeBefore`), so a
+    /// key typed at the end of a 10 MB line counts a cluster or two, not the line.
+    private mutating func settleCursor(nearUTF8 target: Int, countingFrom start: (offset: Int, column: Int)) {
+        let (settled, clusters) = ClusterStepping.withBytes(of: current) { text, bytes in
+            let goal = min(target, bytes.count)
+            var offset = min(start.offset, goal), clusters = start.column
+            while offset < goal {
+                let run = ClusterStepping.loneASCIIRunEnd(bytes, from: offset, limit: goal)
+                if run > offset {
+                    clusters += run - offset
+                    offset = run
+                    continue
+                }
+                offset += ClusterStepping.cluster(at: offset, in: text).utf8.count
+                clusters += 1
+            }
+            return (offset, clusters)
         }
         column = clusters
-        offset = paragraph.utf8.distance(from: paragraph.startIndex, to: index)
+        offset = settled
     }
 
     // MARK: moving
@@ -286,7 +316,14 @@ public struct TextEditorState: Hashable, Sendable {
         let (bytes, clusters) = ClusterStepping.withBytes(of: current) { text, bytes in
             var offset = 0, clusters = 0
             while clusters < newColumn && offset < bytes.count {
-                offset += ClusterStepping.isLoneASCII(bytes, at: offset) ? 1 : ClusterStepping.cluster(at: offset, in: text).utf8.count
+                // Plain text a run at a time: a restored 10 MB line is walked to its cursor at launch.
+                let run = ClusterStepping.loneASCIIRunEnd(bytes, from: offset, limit: offset + (newColumn - clusters))
+                if run > offset {
+                    clusters += run - offset
+                    offset = run
+                    continue
+                }
+                offset += ClusterStepping.cluster(at: offset, in: text).utf8.count
                 clusters += 1
             }
             return (offset, clusters)

@@ -4,12 +4,30 @@
 /// text skip grapheme breaking and the width tables. `CellBuffer.write` steps the same way with
 /// its own rule for which cells need no table.
 public enum ClusterStepping {
-    /// Whether the byte at `offset` of `bytes` is a cluster on its own.
-    @inline(__always)
+    /// Whether the byte at `offset` of `bytes` is a cluster on its own. Inlinable: the editor
+    /// asks it for every byte of a paragraph it lays out.
+    @inlinable
     public static func isLoneASCII(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> Bool {
         let byte = bytes[offset]
         let next: UInt8 = offset + 1 < bytes.count ? bytes[offset + 1] : 0
         return byte < 0x80 && next < 0x80 && !(byte == 0x0D && next == 0x0A)
+    }
+
+    /// The end of the run of bytes from `offset` (before `limit`) that are each a cluster on
+    /// their own, as `isLoneASCII` judges them; `offset` itself when that byte is not one. A CR
+    /// ends a run (with a LF after it, the pair is one cluster), and so does the last ASCII byte
+    /// before a non-ASCII one, which a combining mark may join.
+    @inlinable
+    public static func loneASCIIRunEnd(_ bytes: UnsafeBufferPointer<UInt8>, from offset: Int, limit: Int) -> Int {
+        let limit = min(limit, bytes.count)
+        var end = offset
+        while end < limit {
+            let byte = bytes[end]
+            if byte >= 0x80 || byte == 0x0D { break }
+            end += 1
+        }
+        if end > offset && end < bytes.count && bytes[end] >= 0x80 { end -= 1 }
+        return end
     }
 
     /// Calls `body` with `text`'s UTF-8 bytes, contiguous.

@@ -76,26 +76,13 @@ extension BrailleRaster {
     /// are inside). Clipped to the raster first, so a segment from far off screen costs no more
     /// than the part that shows.
     public mutating func drawLine(fromX x0: Double, y y0: Double, toX x1: Double, y y1: Double) {
-        guard let (ax, ay, bx, by) = Self.clip(x0, y0, x1, y1, width: Double(dotWidth), height: Double(dotHeight)) else { return }
-        let dx = bx - ax, dy = by - ay
-        let steps = Int(max(abs(dx), abs(dy)).rounded(.up))
+        withDots { $0.drawLine(fromX: x0, y: y0, toX: x1, y: y1) }
+    }
+
+    /// Runs `body` over the raster's cells, for a pass that sets many dots.
+    mutating func withDots<Result>(_ body: (BrailleDots) -> Result) -> Result {
         let columns = self.columns, rows = self.rows
-        cells.withUnsafeMutableBufferPointer { cells in
-            func set(_ x: Double, _ y: Double) {
-                Self.set(x: Int(x.rounded(.down)), y: Int(y.rounded(.down)), in: cells, columns: columns, rows: rows)
-            }
-            if steps == 0 {
-                set(ax, ay)
-                return
-            }
-            let stepX = dx / Double(steps), stepY = dy / Double(steps)
-            var x = ax, y = ay
-            for _ in 0...steps {
-                set(x, y)
-                x += stepX
-                y += stepY
-            }
-        }
+        return cells.withUnsafeMutableBufferPointer { body(BrailleDots(cells: $0, columns: columns, rows: rows)) }
     }
 
     /// Liang–Barsky clipping to [0, width] × [0, height] (with a one-dot margin, so segments

@@ -49,6 +49,10 @@ enum LandMask {
 /// Draws line layers (coastlines, borders) into a braille raster, skipping off-screen chunks.
 enum LineDrawing {
     static func draw(_ layer: LineLayer, window: DotWindow, into raster: inout BrailleRaster) {
+        raster.withDots { draw(layer, window: window, into: $0) }
+    }
+
+    private static func draw(_ layer: LineLayer, window: DotWindow, into dots: BrailleDots) {
         let xs = layer.xs, ys = layer.ys
         for chunk in layer.chunks where window.overlapsLatitudes(south: chunk.south, north: chunk.north) {
             guard let copies = window.copyOffsets(west: chunk.west, east: chunk.east) else { continue }
@@ -56,18 +60,21 @@ enum LineDrawing {
                 let offset = Double(copy) * 360
                 var previousX = window.x(longitude: xs[chunk.points.lowerBound], offset: offset)
                 var previousY = window.y(latitude: ys[chunk.points.lowerBound])
+                var previousDotX = previousX.rounded(.down), previousDotY = previousY.rounded(.down)
                 for index in chunk.points.dropFirst() {
                     let x = window.x(longitude: xs[index], offset: offset), y = window.y(latitude: ys[index])
                     // Zoomed out, most segments start and end in one dot: that dot is all a line
                     // between them sets, without the clipping and stepping of a line.
                     let dotX = x.rounded(.down), dotY = y.rounded(.down)
-                    if dotX == previousX.rounded(.down) && dotY == previousY.rounded(.down) && abs(dotX) < 1e9 && abs(dotY) < 1e9 {
-                        raster.set(x: Int(dotX), y: Int(dotY))
+                    if dotX == previousDotX && dotY == previousDotY && abs(dotX) < 1e9 && abs(dotY) < 1e9 {
+                        dots.set(x: Int(dotX), y: Int(dotY))
                     } else {
-                        raster.drawLine(fromX: previousX, y: previousY, toX: x, y: y)
+                        dots.drawLine(fromX: previousX, y: previousY, toX: x, y: y)
                     }
                     previousX = x
                     previousY = y
+                    previousDotX = dotX
+                    previousDotY = dotY
                 }
             }
         }
