@@ -222,23 +222,11 @@ public struct TextEditorState: Hashable, Sendable {
     /// adjusted, from `start`: a boundary before the edit, and its column (`placeBefore`), so a
     /// key typed at the end of a 10 MB line counts a cluster or two, not the line.
     private mutating func settleCursor(nearUTF8 target: Int, countingFrom start: (offset: Int, column: Int)) {
-        let (settled, clusters) = ClusterStepping.withBytes(of: current) { text, bytes in
-            let goal = min(target, bytes.count)
-            var offset = min(start.offset, goal), clusters = start.column
-            while offset < goal {
-                let run = ClusterStepping.loneASCIIRunEnd(bytes, from: offset, limit: goal)
-                if run > offset {
-                    clusters += run - offset
-                    offset = run
-                    continue
-                }
-                offset += ClusterStepping.cluster(at: offset, in: text).utf8.count
-                clusters += 1
-            }
-            return (offset, clusters)
+        let settled = ClusterStepping.withBytes(of: current) { text, bytes in
+            ClusterStepping.advance(in: text, bytes: bytes, from: (start.offset, start.column), toOffset: target)
         }
-        column = clusters
-        offset = settled
+        column = settled.clusters
+        offset = settled.offset
     }
 
     // MARK: moving
@@ -313,23 +301,12 @@ public struct TextEditorState: Hashable, Sendable {
     /// Moves to a column counted in clusters, clamped to the text.
     public mutating func moveTo(line newLine: Int, column newColumn: Int) {
         line = min(max(0, newLine), paragraphs.count - 1)
-        let (bytes, clusters) = ClusterStepping.withBytes(of: current) { text, bytes in
-            var offset = 0, clusters = 0
-            while clusters < newColumn && offset < bytes.count {
-                // Plain text a run at a time: a restored 10 MB line is walked to its cursor at launch.
-                let run = ClusterStepping.loneASCIIRunEnd(bytes, from: offset, limit: offset + (newColumn - clusters))
-                if run > offset {
-                    clusters += run - offset
-                    offset = run
-                    continue
-                }
-                offset += ClusterStepping.cluster(at: offset, in: text).utf8.count
-                clusters += 1
-            }
-            return (offset, clusters)
+        // Plain text a run at a time: a restored 10 MB line is walked to its cursor at launch.
+        let place = ClusterStepping.withBytes(of: current) { text, bytes in
+            ClusterStepping.advance(in: text, bytes: bytes, from: (0, 0), toOffset: bytes.count, clusterLimit: newColumn)
         }
-        column = clusters
-        offset = bytes
+        column = place.clusters
+        offset = place.offset
     }
 
     /// Moves to a place the caller has already measured (a row of the layout): a UTF-8 offset

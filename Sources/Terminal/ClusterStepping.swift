@@ -30,6 +30,27 @@ public enum ClusterStepping {
         return end
     }
 
+    /// Steps through `text` (whose bytes are `bytes`) from `start`, a cluster boundary and the
+    /// clusters before it, a cluster at a time (plain text a run at a time), until the offset
+    /// reaches `offsetLimit` (or the first boundary past it) or `clusterLimit` clusters are
+    /// counted: the boundary reached and its count.
+    public static func advance(in text: String, bytes: UnsafeBufferPointer<UInt8>, from start: (offset: Int, clusters: Int),
+                               toOffset offsetLimit: Int, clusterLimit: Int = .max) -> (offset: Int, clusters: Int) {
+        let offsetLimit = min(offsetLimit, bytes.count)
+        var offset = min(start.offset, offsetLimit), clusters = start.clusters
+        while offset < offsetLimit && clusters < clusterLimit {
+            let run = loneASCIIRunEnd(bytes, from: offset, limit: offset + min(offsetLimit - offset, clusterLimit - clusters))
+            if run > offset {
+                clusters += run - offset
+                offset = run
+            } else {
+                offset += cluster(at: offset, in: text).utf8.count
+                clusters += 1
+            }
+        }
+        return (offset, clusters)
+    }
+
     /// Calls `body` with `text`'s UTF-8 bytes, contiguous.
     public static func withBytes<R>(of text: String, _ body: (String, UnsafeBufferPointer<UInt8>) -> R) -> R {
         var text = text
