@@ -89,7 +89,9 @@ struct ParagraphRows: Equatable {
             var offset = start.offset
             var rowsSeen = cutter.rows.count
             while offset < bytes.count {
-                let run = readingASCIIAsBytes ? ClusterStepping.loneASCIIRunEnd(bytes, from: offset, limit: bytes.count) : offset
+                // A run is taken a few rows at a time, so a rejoin is noticed soon after it can be
+                // (once a new row starts where an old one did, every later one does).
+                let run = readingASCIIAsBytes ? ClusterStepping.loneASCIIRunEnd(bytes, from: offset, limit: offset + 1024) : offset
                 if run > offset {
                     cutter.takeASCII(bytes, from: offset, to: run)
                     offset = run
@@ -153,8 +155,8 @@ struct ParagraphRows: Equatable {
             var index = from
             while index < to {
                 let isSpaceRun = Self.isSpace(bytes[index])
-                var end = index + 1
-                while end < to && Self.isSpace(bytes[end]) == isSpaceRun { end += 1 }
+                var end = isSpaceRun ? index + 1 : Self.firstSpace(bytes, from: index + 1, to: to)
+                while isSpaceRun && end < to && Self.isSpace(bytes[end]) { end += 1 }
                 let count = end - index
                 if isSpaceRun {
                     word = nil
@@ -178,6 +180,22 @@ struct ParagraphRows: Equatable {
         }
 
         @inline(__always) static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+
+        /// The first space or tab from `from` (before `to`), or `to`: eight bytes at a time.
+        static func firstSpace(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int {
+            var index = from
+            if let base = bytes.baseAddress {
+                let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+                @inline(__always) func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
+                while index + 8 <= to {
+                    let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                    if hasZeroByte(word ^ (ones &* 0x20)) || hasZeroByte(word ^ (ones &* 0x09)) { break }
+                    index += 8
+                }
+            }
+            while index < to && !isSpace(bytes[index]) { index += 1 }
+            return index
+        }
 
         /// Reads the next cluster: `length` UTF-8 bytes taking `w` columns.
         mutating func take(length: Int, width w: Int, isSpace: Bool) {

@@ -63,6 +63,9 @@ public struct TextEditorState: Hashable, Sendable {
                 start = index
             }
             while index < count {
+                // Every line break starts with a byte below 0x0E or one that is not ASCII.
+                index = ClusterStepping.firstControlOrNonASCII(bytes, from: index, limit: count)
+                guard index < count else { break }
                 let byte = bytes[index]
                 if byte >= 0x0A && byte <= 0x0D {
                     cut(byte == 0x0D && index + 1 < count && bytes[index + 1] == 0x0A ? 2 : 1)

@@ -58,7 +58,8 @@ struct ParagraphRowsTests {
     @Test func theASCIIShortcutCutsAsReadingEveryClusterDoes() {
         // ASCII next to combining marks, CR LF, tabs, wide and emoji clusters: wherever the
         // shortcut hands over to the slow path, the rows must be the same.
-        let pieces = ["a", "b", " ", "  ", "\t", "e\u{301}", "\r\n", "\r", "世", "👍🏽", "é", "word", "x\u{20DD}", "\u{1}"]
+        let pieces = ["a", "b", " ", "  ", "\t", "e\u{301}", "\r\n", "\r", "世", "👍🏽", "é", "word", "x\u{20DD}", "\u{1}",
+                      "supercalifragilisticexpialidocious", "the quick brown fox jumps over", "           "]
         var generator = SeededGenerator(state: 21)
         for _ in 0..<400 {
             let text = (0..<Int.random(in: 0...40, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
