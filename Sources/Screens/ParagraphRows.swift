@@ -56,11 +56,18 @@ struct ParagraphRows: Equatable {
             self = old
             return
         }
+        self.init(paragraph, updating: old, keepingFirst: prefix, andLast: suffix, of: oldCount, bytes: newCount)
+    }
+
+    /// The rows of `paragraph` after an edit its caller knows: the text's first `prefix` and last
+    /// `suffix` bytes are those of the `oldCount` bytes that `old` was cut from (a
+    /// `TextEditorState.ParagraphEdit`), so nothing is compared.
+    init(_ paragraph: String, updating old: ParagraphRows, keepingFirst prefix: Int, andLast suffix: Int, of oldCount: Int, bytes newCount: Int) {
         // A row before the one the edit begins in may end differently (a word that fits there
         // now), and the scalar the edit begins in may have begun a few bytes earlier.
         let restart = max(0, old.row(containing: max(0, prefix - 4)) - 1)
         let rejoin = Rejoin(old: old, editEnd: newCount - suffix, shift: newCount - oldCount)
-        self.init(cutting: paragraph, width: width, after: old.rows[..<restart], from: old.rows[restart], rejoining: rejoin,
+        self.init(cutting: paragraph, width: old.width, after: old.rows[..<restart], from: old.rows[restart], rejoining: rejoin,
                   readingASCIIAsBytes: true)
     }
 

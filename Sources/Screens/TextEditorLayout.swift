@@ -18,7 +18,15 @@ struct RowPosition: Comparable, Hashable {
 /// differs from what was cached at its place (`ParagraphRows.init(_:width:updating:of:)`).
 final class TextEditorLayout {
     private(set) var width = 1
-    private var cache: [Int: (text: String, rows: ParagraphRows)] = [:]
+    private var cache: [Int: Entry] = [:]
+
+    /// A paragraph's rows and the text they were cut from; while an edit is made to the
+    /// paragraph, no text (`prepareForEdit`), but the revision the rows are right for.
+    private struct Entry {
+        var text: String?
+        var rows: ParagraphRows
+        var revision: TextEditorState.Revision?
+    }
     /// Enough for several screens of paragraphs; past it the cache starts again from what the
     /// next frames use, so memory follows the screen, not the draft.
     private let cacheLimit = 4096
@@ -30,16 +38,40 @@ final class TextEditorLayout {
         cache.removeAll(keepingCapacity: true)
     }
 
+    /// Before an edit of the cursor's paragraph: the cache lets go of that paragraph's text, so
+    /// the edit changes the string in place instead of copying it, and keeps its rows with the
+    /// revision they are right for, so `rows(of:in:)` updates them from `state.lastEdit`.
+    func prepareForEdit(of state: TextEditorState) {
+        // Up to date first: keys may come faster than frames, each edit following the last.
+        _ = rows(of: state.line, in: state)
+        guard let cached = cache[state.line], let text = cached.text, text == state.paragraphs[state.line] else {
+            cache[state.line] = nil
+            return
+        }
+        cache[state.line] = Entry(text: nil, rows: cached.rows, revision: state.revision)
+    }
+
     /// The rows of paragraph `index` of `state`, cut now if the text changed since last time.
     func rows(of index: Int, in state: TextEditorState) -> ParagraphRows {
         let text = state.paragraphs[index]
         let cached = cache[index]
-        if let cached, cached.text == text { return cached.rows }
+        if let cached, let cachedText = cached.text, cachedText == text { return cached.rows }
         if cache.count >= cacheLimit { cache.removeAll(keepingCapacity: true) }
-        // What the paragraph held before (usually the same one, edited) is cut again only
-        // where it changed.
-        let rows = cached.map { ParagraphRows(text, width: width, updating: $0.rows, of: $0.text) } ?? ParagraphRows(text, width: width)
-        cache[index] = (text, rows)
+        let rows: ParagraphRows
+        if let cached, cached.text == nil, let edit = state.lastEdit, edit.span.line == index,
+           edit.before == cached.revision, edit.after == state.revision {
+            // The edit made since `prepareForEdit` says what changed.
+            let span = edit.span, newCount = text.utf8.count
+            let oldCount = newCount - (span.newEnd - span.oldEnd)
+            rows = ParagraphRows(text, updating: cached.rows, keepingFirst: span.start, andLast: newCount - span.newEnd, of: oldCount, bytes: newCount)
+        } else if let cached, let cachedText = cached.text {
+            // What the paragraph held before (usually the same one, edited elsewhere) is cut
+            // again only where it differs.
+            rows = ParagraphRows(text, width: width, updating: cached.rows, of: cachedText)
+        } else {
+            rows = ParagraphRows(text, width: width)
+        }
+        cache[index] = Entry(text: text, rows: rows, revision: nil)
         return rows
     }
 

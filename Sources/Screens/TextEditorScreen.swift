@@ -145,7 +145,7 @@ open class TextEditorScreen: Screen {
             KeyBinding(Key.wordLeftKeys + Key.wordRightKeys, label: "C-←→", help: "Move by words (also M-b, M-f)", showsInHintBar: false) { [unowned self] key in
                 if Key.wordLeftKeys.contains(key) { self.state.moveWordLeft() } else { self.state.moveWordRight() }
             },
-            KeyBinding(.control("k"), help: "Delete to the end of the line", showsInHintBar: false) { [unowned self] in self.state.killToLineEnd() },
+            KeyBinding(.control("k"), help: "Delete to the end of the line", showsInHintBar: false) { [unowned self] in self.edit { $0.killToLineEnd() } },
         ]
     }
 
@@ -158,15 +158,15 @@ open class TextEditorScreen: Screen {
             let keepsPreferredX = [Key.up, .down, .pageUp, .pageDown].contains(key)
             defer { if !keepsPreferredX { preferredX = nil } }
             switch key {
-            case .character(let c): state.insert(c)
-            case .enter: state.insertNewline()
-            case .backspace: state.deleteBackward()
-            case .delete, .control("d"): state.deleteForward()
+            case .character(let c): edit { $0.insert(c) }
+            case .enter: edit { $0.insertNewline() }
+            case .backspace: edit { $0.deleteBackward() }
+            case .delete, .control("d"): edit { $0.deleteForward() }
             default: return try super.handle(event)
             }
             return true
         case .paste(let text):
-            state.insert(text)
+            edit { $0.insert(text) }
             preferredX = nil
             return true
         case .mouse(let mouse) where mouse.kind == .press:
@@ -178,6 +178,13 @@ open class TextEditorScreen: Screen {
         default:
             return false
         }
+    }
+
+    /// Applies an edit to the text, the layout letting go of the cursor's paragraph first: the
+    /// edit changes it in place, and the layout cuts again only what the edit changed.
+    private func edit(_ change: (inout TextEditorState) -> Void) {
+        layout.prepareForEdit(of: state)
+        change(&state)
     }
 
     /// The cursor's place as "Ln 3, Col 7", counted from 1.

@@ -25,12 +25,31 @@ public struct TextEditorState: Hashable, Sendable {
     /// Changes with every change of the text (and is unique to this state's history), so a
     /// screen can tell an edit happened without keeping, and so copying, the old text.
     public private(set) var revision: Revision
+    /// The last edit, when it changed the bytes of one paragraph in place; not compared.
+    public private(set) var lastEdit: ParagraphEdit?
 
     /// An opaque mark of a state's text: compare two to learn whether the text was edited between
     /// them, without comparing the texts.
     public struct Revision: Hashable, Sendable {
         let origin: UInt64
         let count: Int
+    }
+
+    /// One edit inside one paragraph: what a layout needs to cut only what changed, without
+    /// keeping (and so copying on the next key) the text it cut before.
+    public struct ParagraphEdit: Hashable, Sendable {
+        /// The revision the edit was made to, and the one it made.
+        let before: Revision
+        let after: Revision
+        let span: Span
+
+        /// Bytes `start..<oldEnd` of paragraph `line` became bytes `start..<newEnd`.
+        struct Span: Hashable, Sendable {
+            let line: Int
+            let start: Int
+            let oldEnd: Int
+            let newEnd: Int
+        }
     }
 
     /// Makes a state holding `text`, split into paragraphs at every line break.
@@ -125,10 +144,10 @@ public struct TextEditorState: Hashable, Sendable {
         let at = cursorIndex
         if pieces.count == 1 {
             // In place: a key typed into a long line moves its tail once and copies nothing else.
-            let settled = placeBefore(at)
+            let settled = placeBefore(at), start = offset
             paragraphs[line].insert(contentsOf: pieces[0], at: at)
-            settleCursor(nearUTF8: offset + pieces[0].utf8.count, countingFrom: settled)
-            return textChanged()
+            settleCursor(nearUTF8: start + pieces[0].utf8.count, countingFrom: settled)
+            return textChanged(ParagraphEdit.Span(line: line, start: start, oldEnd: start, newEnd: start + pieces[0].utf8.count))
         }
         let rest = String(current[at...])
         paragraphs[line].removeSubrange(at...)
@@ -161,19 +180,18 @@ public struct TextEditorState: Hashable, Sendable {
             let at = cursorIndex
             let before = current.index(before: at)
             let start = current.utf8.distance(from: current.startIndex, to: before)
-            let settled = placeBefore(before, column: column - 1)
+            let settled = placeBefore(before, column: column - 1), end = offset
             paragraphs[line].removeSubrange(before..<at)
             settleCursor(nearUTF8: start, countingFrom: settled)
+            textChanged(ParagraphEdit.Span(line: line, start: start, oldEnd: end, newEnd: start))
         } else if line > 0 {
             let joined = paragraphs.remove(at: line)
             line -= 1
             let end = current.utf8.count
             paragraphs[line] += joined
             settleCursor(nearUTF8: end, countingFrom: (0, 0))
-        } else {
-            return
+            textChanged(nil)
         }
-        textChanged()
     }
 
     /// Deletes the grapheme cluster after the cursor, or at a line's end joins the next line to
@@ -181,30 +199,34 @@ public struct TextEditorState: Hashable, Sendable {
     public mutating func deleteForward() {
         if offset < current.utf8.count {
             let at = cursorIndex
-            let settled = placeBefore(at)
+            let settled = placeBefore(at), start = offset
+            let end = current.utf8.distance(from: current.startIndex, to: current.index(after: at))
             paragraphs[line].removeSubrange(at..<current.index(after: at))
-            settleCursor(nearUTF8: offset, countingFrom: settled)
+            settleCursor(nearUTF8: start, countingFrom: settled)
+            textChanged(ParagraphEdit.Span(line: line, start: start, oldEnd: end, newEnd: start))
         } else if line + 1 < paragraphs.count {
             let settled = placeBefore(cursorIndex)
             paragraphs[line] += paragraphs.remove(at: line + 1)
             settleCursor(nearUTF8: offset, countingFrom: settled)
-        } else {
-            return
+            textChanged(nil)
         }
-        textChanged()
     }
 
     /// Removes from the cursor to the end of the line, or the line break when already there.
     public mutating func killToLineEnd() {
         guard offset < current.utf8.count else { return deleteForward() }
-        let settled = placeBefore(cursorIndex)
+        let settled = placeBefore(cursorIndex), start = offset, end = current.utf8.count
         paragraphs[line].removeSubrange(cursorIndex...)
-        settleCursor(nearUTF8: offset, countingFrom: settled)
-        textChanged()
+        settleCursor(nearUTF8: start, countingFrom: settled)
+        textChanged(ParagraphEdit.Span(line: line, start: start, oldEnd: end, newEnd: start))
     }
 
-    private mutating func textChanged() {
+    /// A new revision, and what changed to reach it: `span` for an edit inside one paragraph,
+    /// nil when paragraphs were split or joined.
+    private mutating func textChanged(_ span: ParagraphEdit.Span? = nil) {
+        let before = revision
         revision = Revision(origin: revision.origin, count: revision.count + 1)
+        lastEdit = span.map { ParagraphEdit(before: before, after: revision, span: $0) }
     }
 
     /// The cluster boundary before `index` (a boundary of the cursor's paragraph) and its

@@ -89,3 +89,41 @@ struct TextEditorIncrementalTests {
         }
     }
 }
+
+@Suite("TextEditor: the layout follows edits")
+struct TextEditorLayoutEditTests {
+    @Test(arguments: [11, 12, 13, 14])
+    func theLayoutAfterAnyRunOfEditsIsTheWholeCut(seed: UInt64) {
+        var generator = SeededGenerator(state: seed)
+        let pieces = TextEditorIncrementalTests.pieces.filter { $0 != "\r" }
+        for _ in 0..<20 {
+            let layout = TextEditorLayout()
+            let width = [1, 3, 8, 20, 72].randomElement(using: &generator)!
+            layout.setWidth(width)
+            let text = (0..<Int.random(in: 1...4, using: &generator)).map { _ in
+                (0..<Int.random(in: 0...80, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            }.joined(separator: "\n")
+            var state = TextEditorState(text: text, line: Int.random(in: 0...3, using: &generator), column: Int.random(in: 0...90, using: &generator))
+            for _ in 0..<40 {
+                // Most edits are announced to the layout, as the editor screen does; some are not.
+                if Int.random(in: 0..<5, using: &generator) > 0 { layout.prepareForEdit(of: state) }
+                switch Int.random(in: 0..<10, using: &generator) {
+                case 0...3: state.insert(pieces.randomElement(using: &generator)!)
+                case 4: state.insert("two\nlines")
+                case 5: state.insertNewline()
+                case 6: state.deleteBackward()
+                case 7: state.deleteForward()
+                case 8: state.killToLineEnd()
+                default: state.moveTo(line: Int.random(in: 0...5, using: &generator), column: Int.random(in: 0...90, using: &generator))
+                }
+                // Frames come after some keys only.
+                if Bool.random(using: &generator) {
+                    for index in state.paragraphs.indices {
+                        #expect(layout.rows(of: index, in: state) == ParagraphRows(state.paragraphs[index], width: width),
+                                "paragraph \(index) of \(state.paragraphs.map(\.debugDescription)) at \(width)")
+                    }
+                }
+            }
+        }
+    }
+}
