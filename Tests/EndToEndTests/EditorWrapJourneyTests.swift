@@ -69,6 +69,39 @@ struct EditorWrapJourneyTests {
         try tmux.waitForText("Notes (e to edit)")
     }
 
+    @Test("a word typed at the start of a long pasted line rewraps it, and its rows still hold whole words to the end")
+    func editAtTheStartOfALongLine() throws {
+        let tmux = try openNotes()
+        var words = MadeUpWords(suffix: "z")
+        let line = (0..<3_000).map { _ in words.next() }
+        let file = tmux.home.appendingPathComponent("line.txt")
+        try line.joined(separator: " ").write(to: file, atomically: true, encoding: .utf8)
+        _ = try tmux.tmux(["load-buffer", file.path])
+        _ = try tmux.tmux(["paste-buffer", "-p", "-t", "0"])
+        let length = line.joined(separator: " ").count
+        try tmux.waitFor("the whole line pasted", timeout: 20) { $0[9].hasSuffix("Ln 1, Col \(length + 1)") }
+        try tmux.press("Home")
+        try tmux.type("wonderfully ")
+        let top = try tmux.waitFor("the new word at the start") { $0[9].hasSuffix("Col 13") && $0.contains { $0.hasPrefix(" wonderfully ") } }
+        for row in editorRows(top, rows: 10) {
+            for token in top[row].split(separator: " ") {
+                tmux.check(token == "wonderfully" || line.contains(String(token)), "\"\(token)\" on row \(row) is not a whole word")
+            }
+        }
+        // The end of the line, cut from rows taken up again after the edit, holds whole words too.
+        try tmux.press("End")
+        let end = try tmux.waitFor("the end of the line") { $0[9].hasSuffix("Col \(length + 13)") }
+        let cursor = try tmux.cursor()
+        tmux.check(end[cursor.y].hasSuffix(" " + line.last!), "the cursor's row ends with the last word: \(end[cursor.y])")
+        for row in editorRows(end, rows: 10) {
+            for token in end[row].split(separator: " ") {
+                tmux.check(line.contains(String(token)), "\"\(token)\" on row \(row) is not a whole word")
+            }
+        }
+        try tmux.press("Escape")
+        try tmux.waitForText("Notes (e to edit)")
+    }
+
     @Test("after a large paste, and after resizing, the cursor's row is on screen and shows the end of the paste")
     func cursorVisibleAfterALargePaste() throws {
         let tmux = try openNotes()
