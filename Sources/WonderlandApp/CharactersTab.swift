@@ -11,7 +11,7 @@ enum CharactersTab {
     /// read the list and search the book once between them.
     static func context(services: AppServices) -> CharactersContext {
         if let made = services.shared.characters { return made }
-        let made = CharactersContext.standard(store: services.store, dataFolder: services.launch.dataFolder, environment: services.launch.environment)
+        let made = CharactersContext.standard(store: services.store, dataFolderPath: services.launch.dataFolderPath, environment: services.launch.environment)
         services.shared.characters = made
         return made
     }

@@ -32,7 +32,10 @@ public final class CharacterBook: @unchecked Sendable {
         case failed(String)
     }
 
-    public let url: URL
+    /// The book's path: kept as one, since a launch restoring a character page reaches it before
+    /// anything else needs a URL.
+    public let path: String
+    public var url: URL { URL(fileURLWithPath: path) }
     private let catalog: CharacterCatalog
     private let runsInBackground: Bool
     /// Guards `state`; signalled when the search ends.
@@ -64,10 +67,14 @@ public final class CharacterBook: @unchecked Sendable {
     }
 
     /// `runsInBackground` false does the work on the caller's thread (headless tests).
-    public init(url: URL, catalog: CharacterCatalog, runsInBackground: Bool = true) {
-        self.url = url
+    public init(path: String, catalog: CharacterCatalog, runsInBackground: Bool = true) {
+        self.path = path
         self.catalog = catalog
         self.runsInBackground = runsInBackground
+    }
+
+    public convenience init(url: URL, catalog: CharacterCatalog, runsInBackground: Bool = true) {
+        self.init(path: url.path, catalog: catalog, runsInBackground: runsInBackground)
     }
 
     /// Where `id` appears, starting the search on first use. A missing book is looked for again
@@ -82,7 +89,7 @@ public final class CharacterBook: @unchecked Sendable {
         case .idle:
             // A restored answer stands until the search, begun after the first frame, has its own.
             if let early { return early.status }
-            guard FileManager.default.fileExists(atPath: url.path) else { return .bookNotInstalled(path: url.path) }
+            guard access(path, F_OK) == 0 else { return .bookNotInstalled(path: path) }
             start()
             return status(for: id)
         }
@@ -110,7 +117,7 @@ public final class CharacterBook: @unchecked Sendable {
     @discardableResult
     public func adopt(_ remembered: RememberedAppearances, for id: String) -> Bool {
         guard remembered.isPlausible, let character = catalog.characters.first(where: { $0.id == id }),
-              character.searchNames == remembered.names, FileStamp.of(path: url.path) == remembered.book else { return false }
+              character.searchNames == remembered.names, FileStamp.of(path: path) == remembered.book else { return false }
         return lock.withLock { () -> Bool in
             switch state {
             case .done, .failed: return false
@@ -133,7 +140,7 @@ public final class CharacterBook: @unchecked Sendable {
             if let first { searchedFirst = first }
             return true
         }
-        if idle, FileManager.default.fileExists(atPath: url.path) { start() }
+        if idle, access(path, F_OK) == 0 { start() }
     }
 
     /// Makes `id`'s chapters known within `timeout` seconds if it can, for a first frame. When
@@ -170,9 +177,9 @@ public final class CharacterBook: @unchecked Sendable {
     /// One character's mentions, when the book reads and `deadline` has not passed once it is
     /// read; nil otherwise (the background's search then says what went wrong).
     private func searchOne(_ id: String, until deadline: Deadline) -> EarlyResult? {
-        let stamp = FileStamp.of(path: url.path)
+        let stamp = FileStamp.of(path: path)
         guard let character = catalog.characters.first(where: { $0.id == id }),
-              let document = try? BookLoader.load(path: url.path), !deadline.hasPassed else { return nil }
+              let document = try? BookLoader.load(path: path), !deadline.hasPassed else { return nil }
         lock.withLock { searchedBook = stamp }
         return EarlyResult(mentions: CharacterAppearances.find(names: character.searchNames, in: document),
                            chapterCount: document.chapters.count)
@@ -186,7 +193,7 @@ public final class CharacterBook: @unchecked Sendable {
     private func isSmallEnoughToSearchNow() -> Bool {
         // lstat, as FileManager's attributesOfItem: a linked book counts as the link's size.
         var status = stat()
-        guard lstat(url.path, &status) == 0 else { return false }
+        guard lstat(path, &status) == 0 else { return false }
         return UInt64(status.st_size) <= Self.firstFrameSearchLimit
     }
 
@@ -230,8 +237,8 @@ public final class CharacterBook: @unchecked Sendable {
     /// The search's outcome, or nil when `deadline` passed before every character was done.
     private func search(until deadline: Deadline?) -> State? {
         do {
-            let stamp = FileStamp.of(path: url.path)
-            let document = try BookLoader.load(path: url.path)
+            let stamp = FileStamp.of(path: path)
+            let document = try BookLoader.load(path: path)
             lock.withLock { searchedBook = stamp }
             var all: [String: [Int: Int]] = [:]
             if let first = lock.withLock({ searchedFirst }), let character = catalog.characters.first(where: { $0.id == first }) {

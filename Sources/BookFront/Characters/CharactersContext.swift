@@ -14,7 +14,7 @@ public final class CharactersContext {
     public let notes: CharacterNotes
     public let favourites: CharacterFavourites
     /// Where each character appears in the book.
-    public private(set) lazy var book = CharacterBook(url: bookURL(), catalog: catalog, runsInBackground: searchesInBackground)
+    public private(set) lazy var book = CharacterBook(path: bookPath(), catalog: catalog, runsInBackground: searchesInBackground)
 
     private let readCatalog: () -> Result<CharacterCatalog, CharacterCatalogError>
     private lazy var loadedCatalog: (catalog: CharacterCatalog, error: CharacterCatalogError?) = {
@@ -23,22 +23,22 @@ public final class CharactersContext {
         case .failure(let error): return (CharacterCatalog(characters: []), error)
         }
     }()
-    /// Worked out with the book: a launch that never searches it makes no URL for it.
-    private let bookURL: () -> URL
+    /// Worked out with the book: a launch that never searches it never asks.
+    private let bookPath: () -> String
     private let searchesInBackground: Bool
 
     /// A context over a list already read (or the error reading it gave).
     public convenience init(catalog: Result<CharacterCatalog, CharacterCatalogError>, store: PreferenceStore, bookURL: URL, searchesInBackground: Bool = true) {
-        self.init(readingCatalog: { catalog }, store: store, bookURL: bookURL, searchesInBackground: searchesInBackground)
+        self.init(readingCatalog: { catalog }, store: store, bookPath: bookURL.path, searchesInBackground: searchesInBackground)
     }
 
     /// A context that reads its list with `readingCatalog` when a screen first needs it.
     public init(readingCatalog: @escaping () -> Result<CharacterCatalog, CharacterCatalogError>, store: PreferenceStore,
-                bookURL: @escaping @autoclosure () -> URL, searchesInBackground: Bool = true) {
+                bookPath: @escaping @autoclosure () -> String, searchesInBackground: Bool = true) {
         readCatalog = readingCatalog
         notes = CharacterNotes(store: store)
         favourites = CharacterFavourites(store: store)
-        self.bookURL = bookURL
+        self.bookPath = bookPath
         self.searchesInBackground = searchesInBackground
     }
 
@@ -54,11 +54,11 @@ public final class CharactersContext {
     }
 
     /// The app's context: the standard character list and the default book in `dataFolder`.
-    public static func standard(store: PreferenceStore, dataFolder: @escaping @autoclosure () -> URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> CharactersContext {
+    public static func standard(store: PreferenceStore, dataFolderPath: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> CharactersContext {
         CharactersContext(readingCatalog: {
             Result { try CharacterCatalog.standard(environment: environment) }.mapError { error in
                 error as? CharacterCatalogError ?? CharacterCatalogError(source: CharacterCatalog.fileName, message: "\(error)")
             }
-        }, store: store, bookURL: BookLibrary.defaultBookURL(dataFolder: dataFolder()))
+        }, store: store, bookPath: BookLibrary.defaultBookPath(dataFolderPath: dataFolderPath))
     }
 }

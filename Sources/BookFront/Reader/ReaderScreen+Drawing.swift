@@ -76,7 +76,7 @@ extension ReaderScreen {
     }
 
     private func drawWithoutBook(in canvas: Canvas) {
-        let path = BookLibrary.defaultBookURL(dataFolder: environment.dataFolder).path
+        let path = BookLibrary.defaultBookPath(dataFolderPath: environment.dataFolderPath)
         let text = """
             Alice's Adventures in Wonderland is not on this machine yet: the project does not \
             ship the book's text. Run scripts/fetch-book (the README's set-up does), which puts it \

@@ -4,6 +4,9 @@ import KeyedArchive
 import Platform
 import Screens
 import Terminal
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The Book tab's reader: a pager that turns the pages of a book laid out around the page
 /// shown (a big book is mapped, never read into a string). Its place, the pager's `anchor`, is
@@ -128,9 +131,9 @@ public final class ReaderScreen: PagerScreen {
                 message = "Could not reopen \(path): \(error)"
             }
         }
-        let url = BookLibrary.defaultBookURL(dataFolder: environment.dataFolder)
-        if FileManager.default.fileExists(atPath: url.path) {
-            do { open(try environment.load(url.path), restoring: nil, announce: false) } catch { showError(error, opening: url.path) }
+        let path = BookLibrary.defaultBookPath(dataFolderPath: environment.dataFolderPath)
+        if access(path, F_OK) == 0 {
+            do { open(try environment.load(path), restoring: nil, announce: false) } catch { showError(error, opening: path) }
         }
     }
 
