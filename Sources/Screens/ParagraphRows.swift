@@ -188,20 +188,10 @@ struct ParagraphRows: Equatable {
 
         @inline(__always) static func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
 
-        /// The first space or tab from `from` (before `to`), or `to`: eight bytes at a time.
+        /// The first space or tab from `from` (before `to`), or `to`.
         static func firstSpace(_ bytes: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int {
-            var index = from
-            if let base = bytes.baseAddress {
-                let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-                @inline(__always) func hasZeroByte(_ word: UInt64) -> Bool { (word &- ones) & ~word & highs != 0 }
-                while index + 8 <= to {
-                    let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                    if hasZeroByte(word ^ (ones &* 0x20)) || hasZeroByte(word ^ (ones &* 0x09)) { break }
-                    index += 8
-                }
-            }
-            while index < to && !isSpace(bytes[index]) { index += 1 }
-            return index
+            ByteScan.first(in: bytes, from: from, limit: to, wordMayHold: { ByteScan.hasByte(0x20, in: $0) || ByteScan.hasByte(0x09, in: $0) },
+                           matches: isSpace)
         }
 
         /// Reads the next cluster: `length` UTF-8 bytes taking `w` columns.

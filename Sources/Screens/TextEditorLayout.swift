@@ -20,12 +20,13 @@ final class TextEditorLayout {
     private(set) var width = 1
     private var cache: [Int: Entry] = [:]
 
-    /// A paragraph's rows and the text they were cut from; while an edit is made to the
-    /// paragraph, no text (`prepareForEdit`), but the revision the rows are right for.
-    private struct Entry {
-        var text: String?
-        var rows: ParagraphRows
-        var revision: TextEditorState.Revision?
+    /// A paragraph's rows, and what tells whether they still fit its text.
+    private enum Entry {
+        /// Cut from `text`.
+        case cut(text: String, rows: ParagraphRows)
+        /// Right for the paragraph at revision `since`, whose text was let go of for an edit
+        /// (`prepareForEdit`).
+        case beingEdited(rows: ParagraphRows, since: TextEditorState.Revision)
     }
     /// Enough for several screens of paragraphs; past it the cache starts again from what the
     /// next frames use, so memory follows the screen, not the draft.
@@ -43,35 +44,37 @@ final class TextEditorLayout {
     /// revision they are right for, so `rows(of:in:)` updates them from `state.lastEdit`.
     func prepareForEdit(of state: TextEditorState) {
         // Up to date first: keys may come faster than frames, each edit following the last.
-        _ = rows(of: state.line, in: state)
-        guard let cached = cache[state.line], let text = cached.text, text == state.paragraphs[state.line] else {
-            cache[state.line] = nil
-            return
-        }
-        cache[state.line] = Entry(text: nil, rows: cached.rows, revision: state.revision)
+        let rows = rows(of: state.line, in: state)
+        cache[state.line] = .beingEdited(rows: rows, since: state.revision)
     }
 
     /// The rows of paragraph `index` of `state`, cut now if the text changed since last time.
     func rows(of index: Int, in state: TextEditorState) -> ParagraphRows {
         let text = state.paragraphs[index]
-        let cached = cache[index]
-        if let cached, let cachedText = cached.text, cachedText == text { return cached.rows }
-        if cache.count >= cacheLimit { cache.removeAll(keepingCapacity: true) }
         let rows: ParagraphRows
-        if let cached, cached.text == nil, let edit = state.lastEdit, edit.span.line == index,
-           edit.before == cached.revision, edit.after == state.revision {
-            // The edit made since `prepareForEdit` says what changed.
-            let span = edit.span, newCount = text.utf8.count
-            let oldCount = newCount - (span.newEnd - span.oldEnd)
-            rows = ParagraphRows(text, updating: cached.rows, keepingFirst: span.start, andLast: newCount - span.newEnd, of: oldCount, bytes: newCount)
-        } else if let cached, let cachedText = cached.text {
+        switch cache[index] {
+        case .cut(let cachedText, let cachedRows) where cachedText == text:
+            return cachedRows
+        case .cut(let cachedText, let cachedRows):
             // What the paragraph held before (usually the same one, edited elsewhere) is cut
             // again only where it differs.
-            rows = ParagraphRows(text, width: width, updating: cached.rows, of: cachedText)
-        } else {
+            rows = ParagraphRows(text, width: width, updating: cachedRows, of: cachedText)
+        case .beingEdited(let cachedRows, let since) where since == state.revision:
+            rows = cachedRows
+        case .beingEdited(let cachedRows, let since):
+            if let edit = state.lastEdit, edit.span.line == index, edit.before == since, edit.after == state.revision {
+                // The edit made since `prepareForEdit` says what changed.
+                let span = edit.span, newCount = text.utf8.count
+                rows = ParagraphRows(text, updating: cachedRows, keepingFirst: span.start, andLast: newCount - span.newEnd,
+                                     of: newCount - (span.newEnd - span.oldEnd), bytes: newCount)
+            } else {
+                rows = ParagraphRows(text, width: width)
+            }
+        case nil:
             rows = ParagraphRows(text, width: width)
         }
-        cache[index] = Entry(text: text, rows: rows, revision: nil)
+        if cache.count >= cacheLimit { cache.removeAll(keepingCapacity: true) }
+        cache[index] = .cut(text: text, rows: rows)
         return rows
     }
 

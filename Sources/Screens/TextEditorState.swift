@@ -190,7 +190,7 @@ public struct TextEditorState: Hashable, Sendable {
             let end = current.utf8.count
             paragraphs[line] += joined
             settleCursor(nearUTF8: end, countingFrom: (0, 0))
-            textChanged(nil)
+            textChanged()
         }
     }
 
@@ -198,17 +198,17 @@ public struct TextEditorState: Hashable, Sendable {
     /// it: Delete.
     public mutating func deleteForward() {
         if offset < current.utf8.count {
-            let at = cursorIndex
+            let at = cursorIndex, after = current.index(after: at)
             let settled = placeBefore(at), start = offset
-            let end = current.utf8.distance(from: current.startIndex, to: current.index(after: at))
-            paragraphs[line].removeSubrange(at..<current.index(after: at))
+            let end = current.utf8.distance(from: current.startIndex, to: after)
+            paragraphs[line].removeSubrange(at..<after)
             settleCursor(nearUTF8: start, countingFrom: settled)
             textChanged(ParagraphEdit.Span(line: line, start: start, oldEnd: end, newEnd: start))
         } else if line + 1 < paragraphs.count {
             let settled = placeBefore(cursorIndex)
             paragraphs[line] += paragraphs.remove(at: line + 1)
             settleCursor(nearUTF8: offset, countingFrom: settled)
-            textChanged(nil)
+            textChanged()
         }
     }
 

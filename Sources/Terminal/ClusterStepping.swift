@@ -33,26 +33,11 @@ public enum ClusterStepping {
     }
 
     /// The first offset from `offset` (before `limit`) whose byte is below 0x0E (a control up to
-    /// CR: tab and the line breaks among them) or not ASCII; `limit` when there is none. Eight
-    /// bytes at a time, so plain text is crossed at a fraction of a byte-by-byte loop's cost.
+    /// CR: tab and the line breaks among them) or not ASCII; `limit` when there is none.
     @inlinable
     public static func firstControlOrNonASCII(_ bytes: UnsafeBufferPointer<UInt8>, from offset: Int, limit: Int) -> Int {
-        var index = offset
-        if let base = bytes.baseAddress {
-            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-            while index + 8 <= limit {
-                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                // A byte's high bit set, or a byte below 0x0E (it borrows when 0x0E is taken away).
-                if (word | ((word &- ones &* 0x0E) & ~word)) & highs != 0 { break }
-                index += 8
-            }
-        }
-        while index < limit {
-            let byte = bytes[index]
-            if byte >= 0x80 || byte < 0x0E { return index }
-            index += 1
-        }
-        return limit
+        ByteScan.first(in: bytes, from: offset, limit: limit, wordMayHold: { ByteScan.hasByte(below: 0x0E, orNonASCIIIn: $0) },
+                       matches: { $0 >= 0x80 || $0 < 0x0E })
     }
 
     /// Steps through `text` (whose bytes are `bytes`) from `start`, a cluster boundary and the

@@ -172,7 +172,7 @@ struct ReaderTests {
     @Test func theDefaultBookOpensFromTheDataFolder() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wl-reader-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let url = BookLibrary.defaultBookURL(dataFolder: folder)
+        let url = URL(fileURLWithPath: BookLibrary.defaultBookPath(dataFolderPath: folder.path))
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data(ReaderFixture.string.utf8).write(to: url)
         let harness = ReaderHarness(books: [url.path: ReaderFixture.document(path: url.path)], dataFolder: folder)

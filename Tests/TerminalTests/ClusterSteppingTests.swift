@@ -19,12 +19,17 @@ import Testing
         }
     }
 
+    /// A random buffer and a random stretch of it.
+    func randomCase(_ numbers: inout Numbers) -> (bytes: [UInt8], from: Int, limit: Int) {
+        let bytes = randomBytes(Int.random(in: 0...70, using: &numbers), &numbers)
+        let from = Int.random(in: 0...bytes.count, using: &numbers)
+        return (bytes, from, Int.random(in: from...bytes.count, using: &numbers))
+    }
+
     @Test func theFirstControlOrNonASCIIByteIsFoundWhereverItIs() {
         var numbers = Numbers(state: 5)
         for _ in 0..<2_000 {
-            let bytes = randomBytes(Int.random(in: 0...70, using: &numbers), &numbers)
-            let from = Int.random(in: 0...bytes.count, using: &numbers)
-            let limit = Int.random(in: from...bytes.count, using: &numbers)
+            let (bytes, from, limit) = randomCase(&numbers)
             let expected = (from..<limit).first { bytes[$0] >= 0x80 || bytes[$0] < 0x0E } ?? limit
             bytes.withUnsafeBufferPointer { buffer in
                 #expect(ClusterStepping.firstControlOrNonASCII(buffer, from: from, limit: limit) == expected, "\(bytes) \(from)..<\(limit)")
@@ -41,12 +46,23 @@ import Testing
         }
     }
 
+    @Test func aByteOfOneValueIsFoundEightAtATimeAsOneByOne() {
+        var numbers = Numbers(state: 7)
+        for _ in 0..<2_000 {
+            let (bytes, from, limit) = randomCase(&numbers)
+            let value = [UInt8(ascii: " "), 0x09, 0x00, 0xFF].randomElement(using: &numbers)!
+            let expected = (from..<limit).first { bytes[$0] == value } ?? limit
+            bytes.withUnsafeBufferPointer { buffer in
+                let found = ByteScan.first(in: buffer, from: from, limit: limit, wordMayHold: { ByteScan.hasByte(value, in: $0) }, matches: { $0 == value })
+                #expect(found == expected, "\(value) in \(bytes) \(from)..<\(limit)")
+            }
+        }
+    }
+
     @Test func aLoneASCIIRunEndsWhereTheByteByByteRuleEndsIt() {
         var numbers = Numbers(state: 6)
         for _ in 0..<2_000 {
-            let bytes = randomBytes(Int.random(in: 0...70, using: &numbers), &numbers)
-            let from = Int.random(in: 0...bytes.count, using: &numbers)
-            let limit = Int.random(in: from...bytes.count, using: &numbers)
+            let (bytes, from, limit) = randomCase(&numbers)
             bytes.withUnsafeBufferPointer { buffer in
                 var expected = from
                 while expected < limit && ClusterStepping.isLoneASCII(buffer, at: expected) && buffer[expected] != 0x0D { expected += 1 }

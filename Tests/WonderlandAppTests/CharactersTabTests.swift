@@ -142,7 +142,7 @@ struct CharactersTabTests {
 
     @Test func aLaunchRestoredOntoADetailShowsItsChaptersInTheFirstFrame() throws {
         defer { try? FileManager.default.removeItem(at: dataFolder) }
-        let book = BookLibrary.defaultBookURL(dataFolder: dataFolder)
+        let book = URL(fileURLWithPath: BookLibrary.defaultBookPath(dataFolderPath: dataFolder.path))
         try FileManager.default.createDirectory(at: book.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("CHAPTER I.\n\nDown the hole.\n\nCHAPTER II.\n\nThe Cheshire Cat grinned.\n".utf8).write(to: book)
         let store = InMemoryPreferenceStore()
@@ -233,7 +233,7 @@ struct CharactersTabTests {
     /// A two-chapter book in the data folder, and the archive of a launch that opened Alice's
     /// page and showed where she appears.
     private func aliceSavedWithHerChapters(in store: InMemoryPreferenceStore) throws -> (archive: Data, book: URL) {
-        let book = BookLibrary.defaultBookURL(dataFolder: dataFolder)
+        let book = URL(fileURLWithPath: BookLibrary.defaultBookPath(dataFolderPath: dataFolder.path))
         try FileManager.default.createDirectory(at: book.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("CHAPTER I.\n\nAlice sat by her sister.\n\nCHAPTER II.\n\nAlice, and Alice again.\n".utf8).write(to: book)
         let first = try CharactersLaunch(store: store, dataFolder: dataFolder)

@@ -35,7 +35,6 @@ public final class CharacterBook: @unchecked Sendable {
     /// The book's path: kept as one, since a launch restoring a character page reaches it before
     /// anything else needs a URL.
     public let path: String
-    public var url: URL { URL(fileURLWithPath: path) }
     private let catalog: CharacterCatalog
     private let runsInBackground: Bool
     /// Guards `state`; signalled when the search ends.

@@ -66,12 +66,8 @@ public enum BookLoader {
 
 /// Where the app keeps books: the default book lives under the data folder.
 public enum BookLibrary {
-    public static func booksFolder(dataFolder: URL) -> URL { URL(fileURLWithPath: booksFolderPath(dataFolderPath: dataFolder.path), isDirectory: true) }
-    public static func booksFolderPath(dataFolderPath: String) -> String { FilePaths.join(dataFolderPath, "books") }
     /// Alice's Adventures in Wonderland, as the set-up fetched it (scripts/fetch-book).
-    public static func defaultBookURL(dataFolder: URL) -> URL { URL(fileURLWithPath: defaultBookPath(dataFolderPath: dataFolder.path)) }
-    /// `defaultBookURL` as a path, which is all a launch needs of it.
-    public static func defaultBookPath(dataFolderPath: String) -> String { FilePaths.join(booksFolderPath(dataFolderPath: dataFolderPath), "alice29.txt") }
+    public static func defaultBookPath(dataFolderPath: String) -> String { FilePaths.join(dataFolderPath, "books/alice29.txt") }
     /// The SHA-256 scripts/fetch-book checks the default book against.
     public static let defaultBookSHA256 = "7467306ee0feed4971260f3c87421154a05be571d944e9cb021a5713700c38f0"
     /// What to tell the user when the default book is missing.

@@ -10,7 +10,6 @@ public struct ReaderEnvironment {
     /// Where books live, as a path: the reader is made at every launch, most of which never
     /// open a book.
     public var dataFolderPath: String
-    public var dataFolder: URL { URL(fileURLWithPath: dataFolderPath, isDirectory: true) }
     /// `--book PATH`: opened instead of the book that was open.
     public var bookPath: String?
     /// $HOME: what `~` means in a path typed or given on the command line.

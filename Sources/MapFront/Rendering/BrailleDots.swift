@@ -11,7 +11,8 @@ struct BrailleDots {
 
     /// Sets a dot; dots outside the raster are ignored.
     @inline(__always) func set(x: Int, y: Int) {
-        BrailleRaster.set(x: x, y: y, in: cells, columns: columns, rows: rows)
+        guard x >= 0, y >= 0, x < dotWidth, y < dotHeight else { return }
+        cells[(y >> 2) * columns + (x >> 1)] |= BrailleRaster.bit(x: x, y: y)
     }
 
     /// `BrailleRaster.drawLine`, on these cells.

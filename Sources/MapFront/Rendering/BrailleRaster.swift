@@ -31,14 +31,7 @@ public struct BrailleRaster: Sendable, Hashable {
 
     /// Sets a dot; dots outside the raster are ignored (lines run off the edges).
     @inline(__always) public mutating func set(x: Int, y: Int) {
-        let columns = self.columns, rows = self.rows
-        cells.withUnsafeMutableBufferPointer { Self.set(x: x, y: y, in: $0, columns: columns, rows: rows) }
-    }
-
-    /// `set(x:y:)` on the cells themselves, for a line that sets many dots in one access.
-    @inline(__always) static func set(x: Int, y: Int, in cells: UnsafeMutableBufferPointer<UInt8>, columns: Int, rows: Int) {
-        guard x >= 0, y >= 0, x < columns * 2, y < rows * 4 else { return }
-        cells[(y >> 2) * columns + (x >> 1)] |= bit(x: x, y: y)
+        withDots { $0.set(x: x, y: y) }
     }
 
     public func isSet(x: Int, y: Int) -> Bool {

@@ -10,8 +10,12 @@ extension SettingsBundle {
     /// the copy compiled into the binary.
     public static func locateDirectory(environment: [String: String] = ProcessInfo.processInfo.environment,
                                        executablePath: String? = currentExecutablePath()) -> URL? {
+        locatePath(environment: environment, executablePath: executablePath).map { URL(fileURLWithPath: $0, isDirectory: true) }
+    }
+
+    /// `locateDirectory` as a path, which is all a launch needs.
+    private static func locatePath(environment: [String: String], executablePath: String?) -> String? {
         AppResources.locate("Settings.bundle", proof: "Root.plist", environment: environment, executablePath: executablePath)
-            .map { URL(fileURLWithPath: $0, isDirectory: true) }
     }
 
     /// The running binary's path (through /proc on Linux, else argv[0]).
@@ -23,7 +27,7 @@ extension SettingsBundle {
         // The languages come from the environment given, not the process's: ProcessInfo's
         // first use is time a launch waits for.
         let languages = SettingsLanguages.preferred(environment: environment)
-        if let directory = AppResources.locate("Settings.bundle", proof: "Root.plist", environment: environment, executablePath: executablePath) {
+        if let directory = locatePath(environment: environment, executablePath: executablePath) {
             return load(directoryPath: directory, languages: languages)
         }
         return embedded(languages: languages)
