@@ -11,6 +11,8 @@
 
 #include <locale.h>
 #include <langinfo.h>
+#include <stdlib.h>
+#include <termios.h>
 #include <wchar.h>
 #include <ncursesw/curses.h>
 #include <ncursesw/term.h>
@@ -57,12 +59,18 @@ static inline int wl_append_capability(const char *capability, char *out, int us
     return used;
 }
 
+// True when TERM names xterm or a terminal that calls itself xterm-something: those are asked
+// to send Alt as an Esc prefix (metaSendsEscape, mode 1036) while the app runs.
+static inline int wl_term_is_xterm_like(const char *term) {
+    return term != NULL && strncmp(term, "xterm", 5) == 0;
+}
+
 // The bytes that give the current terminal back to the shell when the process dies without
 // curses' help: CAN first (it ends an escape sequence curses may have been half-way through
 // writing), mouse reports off (when the app turned them on), bracketed paste off, plain
 // attributes, normal cursor and keys, the main screen. Without an alternate screen the cursor
 // goes to a fresh line instead. Returns the length written to out.
-static inline int wl_write_reset_sequence(char *out, int capacity) {
+static inline int wl_write_reset_sequence(const char *name, char *out, int capacity) {
     if (capacity < 1) return 0;
     int used = 0;
     out[used++] = 0x18;
@@ -76,6 +84,11 @@ static inline int wl_write_reset_sequence(char *out, int capacity) {
     used = wl_append_capability("sgr0", out, used, capacity);
     used = wl_append_capability("cnorm", out, used, capacity);
     used = wl_append_capability("rmkx", out, used, capacity);
+    // xterm's metaSendsEscape as it was before the app saved and set it (XTRESTORE); a
+    // terminal that does not know the request ignores it.
+    if (wl_term_is_xterm_like(name)) {
+        for (const char *p = "\033[?1036r"; *p != 0 && used < capacity; p++) out[used++] = *p;
+    }
     int before = used;
     used = wl_append_capability("rmcup", out, used, capacity);
     if (used == before) {
@@ -101,7 +114,7 @@ static inline int wl_terminal_problem(const char *name, char *reset, int capacit
     int problem = WL_TERMINAL_USABLE;
     if (tigetflag("hc") > 0) problem = WL_TERMINAL_HARDCOPY;
     else if (tigetflag("gn") > 0 || address == NULL || address == (const char *)-1) problem = WL_TERMINAL_NO_CURSOR_ADDRESSING;
-    if (problem == WL_TERMINAL_USABLE) *reset_length = wl_write_reset_sequence(reset, capacity);
+    if (problem == WL_TERMINAL_USABLE) *reset_length = wl_write_reset_sequence(name, reset, capacity);
     del_curterm(cur_term);
     return problem;
 }
@@ -134,6 +147,56 @@ static inline int wl_settle_output(void) {
     close(nowhere);
     close(saved);
     return done;
+}
+
+// Copies terminfo string `name` of the current terminal to out, as it is (padding and all);
+// returns its length, or -1 when the entry has no such string or it does not fit.
+static inline int wl_string_capability(const char *name, char *out, int capacity) {
+    const char *value = tigetstr(name);
+    if (value == NULL || value == (const char *)-1) return -1;
+    int length = (int)strlen(value);
+    if (length > capacity) return -1;
+    memcpy(out, value, (size_t)length);
+    return length;
+}
+
+// What the locale's charset is, for reading typed text: 0 UTF-8, 1 plain ASCII (C, POSIX),
+// 2 another charset of one byte a character, 3 another multibyte charset.
+static inline int wl_input_charset_kind(void) {
+    const char *codeset = nl_langinfo(CODESET);
+    if (codeset == NULL) return 1;
+    if (strcmp(codeset, "UTF-8") == 0 || strcmp(codeset, "utf8") == 0) return 0;
+    if (strcmp(codeset, "ANSI_X3.4-1968") == 0 || strcmp(codeset, "ASCII") == 0 || strcmp(codeset, "US-ASCII") == 0) return 1;
+    return MB_CUR_MAX == 1 ? 2 : 3;
+}
+
+// The character byte `byte` is in the locale's single-byte charset, or -1.
+static inline long wl_locale_byte_scalar(unsigned char byte) {
+    wchar_t wide = 0;
+    mbstate_t state;
+    memset(&state, 0, sizeof state);
+    char text = (char)byte;
+    size_t length = mbrtowc(&wide, &text, 1, &state);
+    if (length != 1) return -1;
+    return (long)wide;
+}
+
+// Flow control off (Ctrl-S and Ctrl-Q become keys, as in vim and less), then the modes curses
+// set taken as its program mode, so a refresh after endwin puts them back as they are now.
+static inline void wl_flow_control_off(void) {
+    struct termios modes;
+    if (tcgetattr(STDIN_FILENO, &modes) == 0) {
+        modes.c_iflag &= ~(tcflag_t)(IXON | IXOFF);
+        while (tcsetattr(STDIN_FILENO, TCSANOW, &modes) != 0 && errno == EINTR) {}
+    }
+    def_prog_mode();
+}
+
+// True when this process's group has the terminal: a stopped job continued in the background
+// must not take the screen.
+static inline int wl_owns_terminal(void) {
+    pid_t group = tcgetpgrp(STDIN_FILENO);
+    return group < 0 || group == getpgrp();
 }
 
 static inline int wl_codeset_is_utf8(void) {

@@ -1,11 +1,18 @@
-/// Turns the bytes a terminal sends into events: UTF-8 text, control keys, CSI and SS3
-/// sequences with their parameters and modifiers (xterm, tmux/screen, rxvt and the Linux
-/// console), Alt as an Esc prefix, SGR and X10 mouse reports and bracketed paste.
+/// Turns the bytes a terminal sends into events: text in the locale's charset, control keys,
+/// CSI and SS3 sequences with their parameters and modifiers (xterm, tmux/screen, rxvt and
+/// the Linux console, and whatever `$TERM`'s terminfo entry names), Alt as an Esc prefix or
+/// as 8-bit meta, SGR and X10 mouse reports and bracketed paste.
+///
+/// Input is a protocol, not a keyboard: a terminal also sends replies and strings that are
+/// never keys — DCS (XTVERSION, DECRQSS, XTGETTCAP, sixel), OSC (colours, the clipboard), APC,
+/// PM and SOS, device attributes and status reports, focus events. Each is consumed whole and
+/// dropped, and none of its bytes reaches a screen.
 ///
 /// A value fed bytes, with no clock and no terminal: whoever reads the terminal calls
 /// `timeout()` once the input has been quiet for the escape delay while `isWaiting`, which
-/// is how a lone Esc is told apart from the start of a sequence. A sequence it does not know
-/// is consumed whole and dropped: it never turns into an Esc and stray characters.
+/// is how a lone Esc is told apart from the start of a sequence, and how a string whose end
+/// never comes is ended. A sequence it does not know is consumed whole and dropped: it never
+/// turns into an Esc and stray characters.
 public struct InputDecoder: Sendable {
     /// Parameters longer than this are no key any terminal sends: the rest of the sequence is
     /// skipped up to its final byte, without being kept.
@@ -26,14 +33,24 @@ public struct InputDecoder: Sendable {
         case utf8(remaining: Int, alt: Bool)
         case skipping                        // an overlong sequence, up to its final byte
         case paste
+        /// The body of a DCS, OSC, APC, PM or SOS string, up to its terminator; `introducer` is
+        /// the byte after Esc (0 for an 8-bit C1 one), `empty` until a byte of the body came.
+        case controlString(introducer: UInt8, empty: Bool)
+        case controlStringEscape             // Esc inside a string: `\` ends it
     }
 
     private var state = State.ground
     private var sequence: [UInt8] = []
     private var pasteBytes: [UInt8] = []
+    private let terminfoKeys: TerminfoKeys
+    private let charset: InputCharset
 
-    /// A decoder with nothing pending.
-    public init() {}
+    /// A decoder with nothing pending, reading text as `charset` and keys as the built-in
+    /// table and `terminfoKeys` (which wins where they disagree) spell them.
+    public init(terminfoKeys: TerminfoKeys = TerminfoKeys(), charset: InputCharset = .utf8) {
+        self.terminfoKeys = terminfoKeys
+        self.charset = charset
+    }
 
     /// True while a sequence, a character or a paste is half read: call `timeout()` if no more
     /// bytes come within the escape delay (the paste delay while `isInPaste`).
@@ -58,8 +75,10 @@ public struct InputDecoder: Sendable {
 
     /// The input went quiet with something half read. A lone Esc is the Esc key, and two are
     /// two presses (Esc twice, quickly, to back out twice; an Alt-Esc no screen uses would
-    /// swallow one); Esc and `[` or `O` alone are Alt with that key; a paste whose end marker never came is delivered as
-    /// far as it got; anything else half read is dropped.
+    /// swallow one); Esc and `[`, `O`, `P`, `]`, `_`, `^` or `X` alone are Alt with that key; a
+    /// paste whose end marker never came is delivered as far as it got; a string whose end
+    /// never came is dropped, so it can swallow no more than what came before the quiet;
+    /// anything else half read is dropped, except what 8-bit meta explains in an ASCII locale.
     public mutating func timeout() -> [Event] {
         defer { sequence = []; state = .ground }
         switch state {
@@ -68,8 +87,14 @@ public struct InputDecoder: Sendable {
         case .escapeEscape: return [.key(.escape), .key(.escape)]
         case .csi(alt: false) where sequence.isEmpty: return [.key(Key.character("[").adding(.alt))]
         case .ss3(alt: false) where sequence.isEmpty: return [.key(Key.character("O").adding(.alt))]
+        case .controlString(let introducer, empty: true) where introducer != 0:
+            return [.key(Key.character(Character(Unicode.Scalar(introducer))).adding(.alt))]
+        case .utf8(_, let alt) where charset == .ascii:
+            var events: [Event] = []
+            for byte in sequence { emitMeta(byte, alt: alt, into: &events) }
+            return events
         case .paste:
-            let text = Self.pasteText(pasteBytes)
+            let text = pasteText(pasteBytes)
             pasteBytes = []
             return text.isEmpty ? [] : [.paste(text)]
         default: return []
@@ -87,6 +112,7 @@ public struct InputDecoder: Sendable {
             case 0x5B: begin(.csi(alt: false))
             case 0x4F: begin(.ss3(alt: false))
             case 0x1B: state = .escapeEscape
+            case 0x50, 0x5D, 0x5F, 0x5E, 0x58: state = .controlString(introducer: byte, empty: true)  // P ] _ ^ X
             default:
                 state = .ground
                 ground(byte, alt: true, into: &events)
@@ -109,7 +135,9 @@ public struct InputDecoder: Sendable {
                 collect(byte)
             case 0x40...0x7E:
                 state = .ground
-                emit(TerminalKeyCodes.ss3(final: byte, parameters: Self.numbers(sequence)), alt: alt, into: &events)
+                let key = terminfoKeys.key(introducer: 0x4F, parameters: sequence, final: byte)
+                    ?? TerminalKeyCodes.ss3(final: byte, parameters: Self.numbers(sequence))
+                emit(key, alt: alt, into: &events)
             default:
                 state = .ground
                 step(byte, into: &events)
@@ -125,7 +153,10 @@ public struct InputDecoder: Sendable {
             }
         case .utf8(let remaining, let alt):
             guard (0x80...0xBF).contains(byte) else {
-                state = .ground  // a broken character is dropped; the byte starts afresh
+                // A broken character is dropped (in an ASCII locale its bytes were 8-bit
+                // meta); the byte starts afresh.
+                state = .ground
+                if charset == .ascii { for held in sequence { emitMeta(held, alt: alt, into: &events) } }
                 return step(byte, into: &events)
             }
             sequence.append(byte)
@@ -134,7 +165,13 @@ public struct InputDecoder: Sendable {
             } else {
                 state = .ground
                 if let scalar = String(validating: sequence, as: UTF8.self)?.unicodeScalars.first {
-                    emit(.character(Character(scalar)), alt: alt, into: &events)
+                    if (0x80...0x9F).contains(scalar.value) {
+                        // A C1 control written in UTF-8, as xterm sends 8-bit controls there: never text.
+                        sequence = []
+                        c1Control(UInt8(scalar.value), alt: alt)
+                    } else {
+                        emit(.character(Character(scalar)), alt: alt, into: &events)
+                    }
                 }
             }
         case .skipping:
@@ -147,6 +184,20 @@ public struct InputDecoder: Sendable {
             }
         case .paste:
             pasteByte(byte, into: &events)
+        case .controlString(let introducer, _):
+            switch byte {
+            case 0x1B: state = .controlStringEscape
+            case 0x07, 0x18, 0x1A: state = .ground  // BEL ends an OSC (and is taken for any); CAN and SUB cancel
+            default: state = .controlString(introducer: introducer, empty: false)
+            }
+        case .controlStringEscape:
+            if byte == 0x5C {  // ESC \: the string terminator
+                state = .ground
+            } else {
+                // Any other Esc cancels the string and starts a sequence of its own.
+                state = .escape
+                step(byte, into: &events)
+            }
         }
     }
 
@@ -164,14 +215,48 @@ public struct InputDecoder: Sendable {
         switch byte {
         case 0x1B:
             state = .escape
-        case 0x80...0xBF, 0xF8...0xFF, 0xC0, 0xC1:
-            break  // not the start of a UTF-8 character
+        case 0x00...0x7F:
+            emit(TerminalKeyCodes.singleByte(byte), alt: alt, into: &events)
+        default:
+            switch charset {
+            case .utf8: utf8Byte(byte, alt: alt)
+            case .ascii:
+                switch byte {
+                case 0xC2...0xF4: utf8Byte(byte, alt: alt)
+                default: emitMeta(byte, alt: alt, into: &events)
+                }
+            case .singleByte(let table):
+                if let scalar = table[byte] { emit(.character(Character(scalar)), alt: alt, into: &events) }
+            }
+        }
+    }
+
+    /// A byte with its eighth bit set in UTF-8: the start of a character, an 8-bit C1 introducer
+    /// (CSI, SS3, DCS, OSC, APC, PM, SOS: never text in UTF-8), or nothing.
+    private mutating func utf8Byte(_ byte: UInt8, alt: Bool) {
+        switch byte {
         case 0xC2...0xDF: startCharacter(byte, remaining: 1, alt: alt)
         case 0xE0...0xEF: startCharacter(byte, remaining: 2, alt: alt)
-        case 0xF0...0xF7: startCharacter(byte, remaining: 3, alt: alt)
-        default:
-            emit(TerminalKeyCodes.singleByte(byte), alt: alt, into: &events)
+        case 0xF0...0xF4: startCharacter(byte, remaining: 3, alt: alt)
+        case 0x80...0x9F where charset == .utf8: c1Control(byte, alt: alt)
+        default: break  // not the start of a UTF-8 character
         }
+    }
+
+    /// A C1 control: CSI, SS3 and the string introducers (DCS, OSC, APC, PM, SOS) begin what
+    /// their 7-bit forms begin; the others mean nothing here.
+    private mutating func c1Control(_ code: UInt8, alt: Bool) {
+        switch code {
+        case 0x9B: begin(.csi(alt: alt))
+        case 0x8F: begin(.ss3(alt: alt))
+        case 0x90, 0x9D, 0x9F, 0x9E, 0x98: state = .controlString(introducer: 0, empty: true)
+        default: break
+        }
+    }
+
+    /// 8-bit meta: Alt with the key of the byte's low seven bits.
+    private func emitMeta(_ byte: UInt8, alt: Bool, into events: inout [Event]) {
+        emit(TerminalKeyCodes.singleByte(byte & 0x7F), alt: true, into: &events)
     }
 
     private mutating func startCharacter(_ lead: UInt8, remaining: Int, alt: Bool) {
@@ -195,14 +280,23 @@ public struct InputDecoder: Sendable {
                 if let mouse = TerminalKeyCodes.sgrMouse(Self.numbers(parameters.dropFirst()), final: byte) { events.append(.mouse(mouse)) }
                 return
             }
-            // `?`, `>` and `=` begin replies to queries the app never sends.
-            guard parameters.first.map({ !(0x3D...0x3F).contains($0) }) ?? true else { return }
+            // `?`, `>` and `=` begin replies to queries the app never sends (device attributes,
+            // mode reports, the keyboard protocol's flags); intermediates (`$`, space, …) end
+            // reports and commands, never a key but rxvt's `$` above.
+            guard parameters.first.map({ !(0x3D...0x3F).contains($0) }) ?? true,
+                  !parameters.contains(where: { (0x20...0x2F).contains($0) }) else { return }
+            if let key = terminfoKeys.key(introducer: 0x5B, parameters: parameters, final: byte) {
+                return emit(key, alt: alt, into: &events)
+            }
             let numbers = Self.numbers(parameters)
             if byte == 0x7E && numbers.first == 200 {
                 begin(.paste)
                 pasteBytes = []
                 return
             }
+            // A cursor position report (`CSI row ; column R`) looks like F3 with modifiers,
+            // whose first number is always 1; so do the other F1–F4 finals.
+            if (0x50...0x53).contains(byte), let first = numbers.first, first != 1 { return }
             emit(TerminalKeyCodes.csi(final: byte, parameters: numbers), alt: alt, into: &events)
         default:
             // A control byte inside a sequence: the sequence is broken, the byte is input.
@@ -224,7 +318,7 @@ public struct InputDecoder: Sendable {
         if byte == 0x7E && pasteBytes.count >= Self.pasteEnd.count && pasteBytes.suffix(Self.pasteEnd.count).elementsEqual(Self.pasteEnd) {
             pasteBytes.removeLast(Self.pasteEnd.count)
             state = .ground
-            let text = Self.pasteText(pasteBytes)
+            let text = pasteText(pasteBytes)
             pasteBytes = []
             if !text.isEmpty { events.append(.paste(text)) }
             return
@@ -235,9 +329,23 @@ public struct InputDecoder: Sendable {
         var cut = Self.pasteChunkLimit
         while cut > 0 && (0x80...0xBF).contains(pasteBytes[cut]) { cut -= 1 }
         if cut > 0 && pasteBytes[cut - 1] == 0x0D { cut -= 1 }
-        let text = Self.pasteText(pasteBytes[..<cut])
+        let text = pasteText(pasteBytes[..<cut])
         pasteBytes.removeFirst(cut)
         if !text.isEmpty { events.append(.paste(text)) }
+    }
+
+    /// Pasted bytes as text in the decoder's charset.
+    private func pasteText(_ bytes: some Collection<UInt8>) -> String {
+        guard case .singleByte(let table) = charset else { return Self.pasteText(bytes) }
+        var scalars = String.UnicodeScalarView()
+        var afterCR = false
+        for byte in bytes {
+            if byte == 0x0A && afterCR { afterCR = false; continue }
+            afterCR = byte == 0x0D
+            if afterCR { scalars.append("\n"); continue }
+            if byte < 0x80 { scalars.append(Unicode.Scalar(byte)) } else if let scalar = table[byte] { scalars.append(scalar) }
+        }
+        return String(scalars)
     }
 
     /// Pasted bytes as text: invalid UTF-8 becomes U+FFFD, and CR LF or CR (what terminals

@@ -23,6 +23,10 @@ public final class NcursesTerminal: Terminal {
     private var decoder = InputDecoder()
     private var escapeDelay = 0.025
     private var modes = InputModes(mouse: false)
+    /// terminfo's `smcup`: empty for a terminal without an alternate screen (the Linux console),
+    /// which is cleared on the way out instead, so the shell does not come back over the last frame.
+    private var enterScreen: [UInt8] = []
+    private var clearScreen: [UInt8] = []
     /// When the decoder, waiting for the rest of a sequence, gives up (see `InputDecoder.timeout`).
     private var inputDeadline: ContinuousClock.Instant?
     private var readBuffer = [UInt8](repeating: 0, count: 16_384)
@@ -73,13 +77,19 @@ public final class NcursesTerminal: Terminal {
         cbreak()  // Ctrl-C and Ctrl-Z stay signals, so they work the same in every screen
         noecho()
         nonl()
+        wl_flow_control_off()
         // Keys are read as bytes and decoded by `InputDecoder`: curses neither reads stdin
         // nor looks ahead in it while drawing.
         keypad(window, false)
         typeahead(-1)
         curs_set(0)
         escapeDelay = Self.escapeDelay(environment)
-        modes = InputModes(mouse: wl_has_mouse() != 0)
+        decoder = InputDecoder(terminfoKeys: TerminfoReading.keys(), charset: TerminfoReading.charset())
+        modes = InputModes(mouse: wl_has_mouse() != 0,
+                           keypadTransmit: TerminfoReading.unpadded("smkx"), keypadLocal: TerminfoReading.unpadded("rmkx"),
+                           metaSendsEscape: wl_term_is_xterm_like(termName) != 0)
+        enterScreen = TerminfoReading.unpadded("smcup")
+        clearScreen = TerminfoReading.unpadded("clear")
         writeModes(modes.enable)
     }
 
@@ -172,8 +182,11 @@ public final class NcursesTerminal: Terminal {
     /// Waits up to `timeout` seconds (nil: for ever) for input, a signal or a wake-up, and
     /// delivers `.wake` as soon as one of `descriptors` is readable.
     public func nextEvent(timeout: Double?, watching descriptors: [Int32]) -> Event? {
+        // A signal goes before keys already read: Ctrl-C or SIGTERM must not wait behind a
+        // flood of typed or pasted keys.
+        if let event = signalEvent() { return event }
         if !queued.isEmpty { return queued.removeFirst() }
-        if let event = signalEvent() ?? readInput() { return event }
+        if let event = readInput() { return event }
         var wait = timeout
         if let deadline = inputDeadline {
             let left = (deadline - .now).components
@@ -195,7 +208,10 @@ public final class NcursesTerminal: Terminal {
         let bits = SignalFlags.take()
         guard bits != 0 else { return nil }
         var events: [Event] = []
-        if bits & SignalFlags.resume != 0 { events.append(.resume) }
+        if bits & SignalFlags.resume != 0 {
+            if let resized = reenterAfterStop() { events.append(.resize(resized)) }
+            events.append(.resume)
+        }
         if bits & SignalFlags.resize != 0, let resized = resizeToWindow() { events.append(.resize(resized)) }
         if bits & SignalFlags.suspend != 0 { events.append(.suspend) }
         if bits & SignalFlags.hangup != 0 { events.append(.terminate(.hangup)) }
@@ -203,8 +219,23 @@ public final class NcursesTerminal: Terminal {
         if bits & SignalFlags.interrupt != 0 { events.append(.terminate(.interrupt)) }
         if bits & SignalFlags.wake != 0 { events.append(.wake) }
         guard !events.isEmpty else { return nil }
-        queued.append(contentsOf: events.dropFirst())
+        queued.insert(contentsOf: events.dropFirst(), at: 0)
         return events.first
+    }
+
+    /// Puts back every mode after a stop the app did not make itself (`kill -STOP`, a debugger):
+    /// the shell that got the terminal meanwhile left it in line mode with echo, and may have
+    /// switched screens. Continued in the background (`kill -CONT` with the shell in front),
+    /// the tty change stops the process again (SIGTTOU) until `fg`, whose SIGCONT brings it here
+    /// again. Returns the new size when it changed while stopped.
+    private func reenterAfterStop() -> Size? {
+        guard !isRestored else { return nil }
+        reset_prog_mode()
+        writeModes(enterScreen + modes.enable)
+        let before = size
+        shown = nil
+        let after = resizeToWindow()
+        return after == before ? nil : after
     }
 
     /// Asks the kernel for the window size and tells curses about it.
@@ -261,8 +292,8 @@ public final class NcursesTerminal: Terminal {
     /// Writes mode changes straight to the terminal: curses' `putp` keeps them in a buffer
     /// of its own until the process exits. The modes do not depend on which screen is shown, so
     /// their order against curses' own output does not matter.
-    private func writeModes(_ sequence: String) {
-        var bytes = Array(sequence.utf8)[...]
+    private func writeModes(_ sequence: [UInt8]) {
+        var bytes = sequence[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
             if written < 0 && errno == EINTR { continue }
@@ -276,11 +307,16 @@ public final class NcursesTerminal: Terminal {
     /// Gives the terminal back to the shell before the process stops (Ctrl-Z).
     public func suspend() {
         guard !isRestored else { return }
-        writeModes(modes.disable)
-        CrashGuard.cursesGaveScreenBack()
-        endwin()
+        // The shell may already have the terminal (it saw a wrapper script stop at the same
+        // Ctrl-Z): giving the modes back must not stop us half-way, or the `fg` that
+        // continues us would find the app stopping itself afterwards, for good.
+        SignalFlags.ignoringTerminalStops {
+            writeModes(modes.disable + (enterScreen.isEmpty ? clearScreen : []))
+            CrashGuard.cursesGaveScreenBack()
+            endwin()
+        }
         StderrCapture.end()
-        SignalFlags.stopProcess()
+        SignalFlags.stopProcessGroup()
         // Continued by `fg`: curses mode comes back with the next refresh; the size may have
         // changed while we were stopped.
         shown = nil
@@ -298,6 +334,9 @@ public final class NcursesTerminal: Terminal {
         writeModes(modes.disable)
         CrashGuard.cursesGaveScreenBack()
         endwin()
+        // Without an alternate screen the last frame would stay, with the shell's prompt on
+        // its bottom row: leave a clean screen, as `clear` would.
+        if enterScreen.isEmpty { writeModes(clearScreen) }
         delscreen(screen)
         StderrCapture.end()
     }
@@ -321,10 +360,26 @@ private struct ColorPairs {
 
 /// The terminal modes the app turns on for its input: bracketed paste always (a terminal that
 /// does not know it ignores the request), SGR mouse reports with button motion where terminfo
-/// says the terminal has a mouse, as curses would have decided.
+/// says the terminal has a mouse, as curses would have decided; keypad transmit mode as the
+/// entry asks for it (`smkx`, so keys are sent as its key capabilities spell them: st's Delete
+/// is `CSI 3 ~` only then); and on xterm-like terminals Alt sent as an Esc prefix
+/// (metaSendsEscape), saved first and restored on the way out, since stock xterm otherwise sets
+/// the eighth bit and Alt-f arrives as "æ".
 struct InputModes {
     var mouse: Bool
+    var keypadTransmit: [UInt8] = []
+    var keypadLocal: [UInt8] = []
+    var metaSendsEscape = false
 
-    var enable: String { (mouse ? "\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h" : "") + "\u{1B}[?2004h" }
-    var disable: String { "\u{1B}[?2004l" + (mouse ? "\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l" : "") }
+    private static let saveAndSetMetaEscape = Array("\u{1B}[?1036s\u{1B}[?1036h".utf8)
+    private static let restoreMetaEscape = Array("\u{1B}[?1036r".utf8)
+
+    var enable: [UInt8] {
+        (metaSendsEscape ? Self.saveAndSetMetaEscape : []) + keypadTransmit
+            + Array(((mouse ? "\u{1B}[?1000h\u{1B}[?1002h\u{1B}[?1006h" : "") + "\u{1B}[?2004h").utf8)
+    }
+    var disable: [UInt8] {
+        Array(("\u{1B}[?2004l" + (mouse ? "\u{1B}[?1006l\u{1B}[?1002l\u{1B}[?1000l" : "")).utf8)
+            + keypadLocal + (metaSendsEscape ? Self.restoreMetaEscape : [])
+    }
 }

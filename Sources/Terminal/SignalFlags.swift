@@ -71,15 +71,27 @@ enum SignalFlags {
         sigaction(signalNumber, &action, nil)
     }
 
-    /// Lets SIGTSTP do its default job (stop the process) for one moment, then takes it back.
-    static func stopProcess() {
+    /// Lets SIGTSTP do its default job for one moment, then takes it back: it stops the whole
+    /// process group, as vim does, so a wrapper script that started the app without `exec`
+    /// stops with it and the shell's `fg` continues both.
+    static func stopProcessGroup() {
         signal(SIGTSTP, SIG_DFL)
         var set = sigset_t()
         sigemptyset(&set)
         sigaddset(&set, SIGTSTP)
         sigprocmask(SIG_UNBLOCK, &set, nil)
-        kill(getpid(), SIGTSTP)
-        // Execution continues here after SIGCONT.
+        kill(0, SIGTSTP)
+        // Execution continues here after SIGCONT, which the return from the stop itself
+        // accounts for: it is not a stop from outside.
         handle(SIGTSTP, flag: suspend)
+        pending.bitwiseAnd(~resume, ordering: .acquiringAndReleasing)
+    }
+
+    /// Runs `body` with SIGTTOU ignored, so changing the tty's modes from the background (the
+    /// shell took the terminal first) succeeds instead of stopping the process.
+    static func ignoringTerminalStops(_ body: () -> Void) {
+        let previous = signal(SIGTTOU, SIG_IGN)
+        body()
+        signal(SIGTTOU, previous)
     }
 }

@@ -1,0 +1,53 @@
+import CNcursesw
+
+/// What the running terminal's terminfo entry and the locale say about input, read once at
+/// start while curses has the entry loaded.
+enum TerminfoReading {
+    /// The value of string capability `name`, as the entry spells it; nil when it has none.
+    static func capability(_ name: String) -> [UInt8]? {
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: 256) { buffer in
+            let length = Int(wl_string_capability(name, buffer.baseAddress, Int32(buffer.count)))
+            guard length > 0 else { return nil }
+            return buffer.prefix(length).map { UInt8(bitPattern: $0) }
+        }
+    }
+
+    /// The value of string capability `name` with its padding (`$<5>`) taken out, for
+    /// writing straight to the terminal.
+    static func unpadded(_ name: String) -> [UInt8] {
+        guard let bytes = capability(name) else { return [] }
+        var result: [UInt8] = []
+        var index = 0
+        while index < bytes.count {
+            if bytes[index] == 0x24, index + 1 < bytes.count, bytes[index + 1] == 0x3C,
+               let close = bytes[(index + 2)...].firstIndex(of: 0x3E) {
+                index = close + 1
+                continue
+            }
+            result.append(bytes[index])
+            index += 1
+        }
+        return result
+    }
+
+    /// The keys the entry names.
+    static func keys() -> TerminfoKeys {
+        TerminfoKeys(entries: TerminfoKeys.capabilities.compactMap { entry in
+            capability(entry.name).map { (entry.name, $0) }
+        })
+    }
+
+    /// The locale's charset as the decoder reads it. A multibyte charset other than UTF-8
+    /// (EUC-JP, GB18030, Big5) is read as UTF-8, which covers its ASCII.
+    static func charset() -> InputCharset {
+        switch wl_input_charset_kind() {
+        case 1: return .ascii
+        case 2:
+            return .singleByte(SingleByteTable { byte in
+                let value = wl_locale_byte_scalar(byte)
+                return value < 0 ? nil : Unicode.Scalar(UInt32(value))
+            })
+        default: return .utf8
+        }
+    }
+}
