@@ -259,25 +259,17 @@ public final class Application {
             if case .key(let key) = event, key == .character("q") || key == .control("c") { terminate(key == .character("q") ? .quit : .interrupt) }
             return
         }
+        if case .key(let key) = event, presentsHelpFirst(for: key) { return }
         if let modal = modals.last {
-            // A modal takes every key; only Ctrl-C gets past it. A key it ignores draws nothing.
-            // A container presented as a modal (the settings sheet) passes keys to its focused
-            // screen first, as the root does.
+            // A modal takes every key; only Ctrl-C, and help and the messages above, get past
+            // it. A key it ignores draws nothing. A container presented as a modal (the settings
+            // sheet) passes keys to its focused screen first, as the root does.
             let target: Screen
             if case .mouse(let mouse) = event { target = hitTest(modal, at: mouse.position) } else { target = Self.focusChain(from: modal).last ?? modal }
             if try route(event, from: target) {
                 needsDisplay = true
             } else if event == .key(.control("c")) {
                 terminate(.interrupt)
-            } else if case .key(let key) = event, asksForHelp(key), !modal.children.isEmpty {
-                // A container presented as a modal (the settings sheet) is a place of its own with
-                // keys to learn: `?` it leaves alone opens help for them. Alerts, confirms and
-                // prompts keep taking every key.
-                presentHelp()
-                needsDisplay = true
-            } else if case .key(let key) = event, asksForMessages(key), !modal.children.isEmpty {
-                presentMessages()  // its schema errors, cut to a line each, can be read whole
-                needsDisplay = true
             }
             return
         }
@@ -347,11 +339,32 @@ public final class Application {
         }
     }
 
-    /// What the hint bar keeps at its right end: help and quit, or under a container modal
-    /// help alone.
+    /// What the hint bar keeps at its right end: help and quit; under a modal help (and the
+    /// messages, for a container); nothing under the help and the messages themselves, which
+    /// F1 and F2 close.
     private var pinnedBindings: [KeyBinding] {
         guard let modal = modals.last else { return globalBindings }
-        return modal.children.isEmpty ? [] : [helpBinding, messagesBinding]
+        if modal is ScrollingOverlay { return [] }
+        return modal.children.isEmpty ? [helpBinding] : [helpBinding, messagesBinding]
+    }
+
+    /// Help and the messages come before the screens see the key wherever no screen on show
+    /// binds it: prompts, lists and overlays swallow the keys they do not use, and a key a
+    /// field does not use (F1) must not vanish into one. Under a modal `?` and `M` count too,
+    /// unless they are text; in the tree a screen may still take them in its own way, so only
+    /// F1 and F2 come first there.
+    private func presentsHelpFirst(for key: Key) -> Bool {
+        guard modals.last != nil || key == .function(1) || key == .function(2) else { return false }
+        guard !screenBindings.contains(where: { $0.keys.contains(key) }) else { return false }
+        if asksForHelp(key) {
+            presentHelp()
+        } else if asksForMessages(key) {
+            presentMessages()
+        } else {
+            return false
+        }
+        needsDisplay = true
+        return true
     }
 
     /// `M` (F2 while typing): the last messages, whole.
@@ -369,7 +382,7 @@ public final class Application {
     }
 
     /// The bindings a person can use now: the focused screen's first, then its ancestors'.
-    /// Under a modal only its own, and help when it is a container with keys to learn.
+    /// Under a modal only its own, and help.
     public var activeBindings: [KeyBinding] {
         screenBindings + pinnedBindings
     }

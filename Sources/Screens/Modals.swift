@@ -225,15 +225,16 @@ open class Prompt: ModalScreen<String?> {
     }
 
     /// Gives editing keys and pasted text to the field and runs the key bindings; swallows every
-    /// other key but Ctrl-C, which must reach the app to quit.
+    /// other key but Ctrl-C, F1 and F2, which must reach the app.
     public override func handle(_ event: Event) throws -> Bool {
         if case .key(let key) = event, key != .enter, key != .escape, field.apply(key) { return true }
         if case .paste(let text) = event {
             field.insert(pasted: text)
             return true
         }
-        // A prompt swallows every other key, except Ctrl-C, which must reach the app to quit.
-        return try super.handle(event) || (event.isKey && event != .key(.control("c")))
+        // A prompt swallows every other key, but those of the app: Ctrl-C quits, F1 and F2
+        // open help and the messages over the prompt.
+        return try super.handle(event) || event.isKeyAModalKeeps
     }
 
     /// Draws the field across the box, as dots when ``isSecure``.
@@ -241,10 +242,6 @@ open class Prompt: ModalScreen<String?> {
         let shown = isSecure ? TextFieldState(String(repeating: "•", count: field.characters.count), cursor: field.cursor) : field
         shown.draw(in: canvas, x: 0, y: 0, width: canvas.width)
     }
-}
-
-extension Event {
-    var isKey: Bool { if case .key = self { return true } else { return false } }
 }
 
 /// What Tab made of a prompt's text: the text completed as far as it is certain, and the

@@ -87,13 +87,27 @@ final class HelpOverlay: ScrollingOverlay {
         super.init(title: "Keys: " + title)
     }
 
-    override var closingKeys: [Key] { [.character("?"), .character("q")] }
+    override var closingKeys: [Key] { [.character("?"), .function(1), .character("q")] }
     override var closingHelp: String { "Close help" }
 
-    /// One row per label and help: a key bound at two levels is listed once.
     override func rows(width: Int) -> [Row] {
-        var seen = Set<String>()
-        return bindings.filter { seen.insert($0.label + $0.help).inserted }.map { Row(label: $0.label, text: $0.help) }
+        Self.listed(bindings).map { Row(label: $0.label, text: $0.help) }
+    }
+
+    /// Each key once, as it acts: bindings come focused screen first, and a key taken there
+    /// never reaches an ancestor's binding for it (the editor's Esc before its page's), so a
+    /// binding whose every key was listed already, or whose label was, is left out.
+    static func listed(_ bindings: [KeyBinding]) -> [KeyBinding] {
+        var seenKeys = Set<Key>()
+        var seenLabels = Set<String>()
+        var listed: [KeyBinding] = []
+        for binding in bindings {
+            let shadowed = !binding.keys.isEmpty && binding.keys.allSatisfy { seenKeys.contains($0) }
+            seenKeys.formUnion(binding.keys)
+            guard !shadowed, seenLabels.insert(binding.label).inserted else { continue }
+            listed.append(binding)
+        }
+        return listed
     }
 }
 
@@ -108,7 +122,7 @@ final class MessagesOverlay: ScrollingOverlay {
     }
 
     override var maximumWidth: Int { 80 }
-    override var closingKeys: [Key] { [.character("q"), .character("M")] }
+    override var closingKeys: [Key] { [.character("q"), .character("M"), .function(2)] }
     override var closingHelp: String { "Close messages" }
 
     override func rows(width: Int) -> [Row] {

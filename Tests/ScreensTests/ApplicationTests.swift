@@ -46,7 +46,7 @@ struct ApplicationTests {
         let (pilot, tabs, _) = app()
         tabs.present(Confirm(title: "Sure", message: "Really?"))
         try pilot.press()
-        #expect(pilot.hintBar == "y Yes  n No  ←→ Choose  Enter Answer  Esc Cancel")
+        #expect(pilot.hintBar == "y Yes  n No  ←→ Choose  Enter Answer  Esc Cancel                        ? Help")
     }
 
     // MARK: help

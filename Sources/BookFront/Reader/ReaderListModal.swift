@@ -50,7 +50,7 @@ public final class ReaderListModal: ModalScreen<String?> {
             if let motion = Motion(wheel: mouse) { move(by: motion.delta(pageSize: rowsShown, count: items.count)) }
             return true
         }
-        return try super.handle(event) || event.isKeyEvent
+        return try super.handle(event) || event.isKeyAModalKeeps
     }
 
     public override func draw(in canvas: Canvas) {
@@ -75,8 +75,4 @@ public final class ReaderListModal: ModalScreen<String?> {
             box.write(DisplayWidth.pad((isSelected ? "▸ " : "  ") + text, to: width - 4), x: 2, y: row + 2, style: isSelected ? .reverse : .plain)
         }
     }
-}
-
-extension Event {
-    var isKeyEvent: Bool { if case .key(let key) = self { return key != .control("c") } else { return false } }
 }

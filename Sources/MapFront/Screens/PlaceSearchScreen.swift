@@ -70,8 +70,8 @@ public final class PlaceSearchScreen: ModalScreen<Place?> {
             selectedRow = 0
             return true
         }
-        // Like a prompt, it swallows other keys; only Ctrl-C gets through to quit.
-        return try super.handle(event) || (event.isKeyPress && event != .key(.control("c")))
+        // Like a prompt, it swallows other keys; only the app's (Ctrl-C, F1, F2) get through.
+        return try super.handle(event) || event.isKeyAModalKeeps
     }
 
     /// What the list says when it has no rows.
@@ -126,8 +126,4 @@ public final class PlaceSearchScreen: ModalScreen<Place?> {
         }
         return result
     }
-}
-
-extension Event {
-    var isKeyPress: Bool { if case .key = self { return true } else { return false } }
 }

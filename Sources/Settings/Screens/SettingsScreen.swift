@@ -346,7 +346,7 @@ public final class SettingsScreen: Screen {
             return handleMouse(mouse)
         case .key(let key) where isEditing:
             if key == .enter || key == .escape { return try super.handle(event) }
-            if key == .control("c") { return false }  // quits, from anywhere
+            if key.belongsToApplication { return false }  // quit, help and messages, from anywhere
             if case .character(let character) = key, let editing = state.editingKey,
                let field = textField(forKey: editing), !field.keyboardType.accepts(character) {
                 return true  // a letter on a number pad: not taken, but not passed on either
