@@ -119,6 +119,14 @@ static inline int wl_terminal_problem(const char *name, char *reset, int capacit
     return problem;
 }
 
+// Loads the terminfo entry of terminal `name` as the current one, without taking the screen;
+// 1 when it was found. Only for reading an entry while curses is not running.
+static inline int wl_load_terminfo(const char *name) {
+    int status = 0;
+    return setupterm(name, 1, &status) == OK ? 1 : 0;
+}
+static inline void wl_unload_terminfo(void) { del_curterm(cur_term); }
+
 // newterm on the process's own stdin/stdout (C's stdio globals are off limits to Swift 6).
 static inline SCREEN *wl_newterm(const char *name) { return newterm(name, stdout, stdin); }
 

@@ -115,6 +115,7 @@ public struct InputDecoder: Sendable {
             case 0x50, 0x5D, 0x5F, 0x5E, 0x58: state = .controlString(introducer: byte, empty: true)  // P ] _ ^ X
             default:
                 state = .ground
+                if let key = terminfoKeys.key(afterEscape: byte) { return emit(key, alt: false, into: &events) }
                 ground(byte, alt: true, into: &events)
             }
         case .escapeEscape:

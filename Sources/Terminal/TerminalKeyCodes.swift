@@ -33,9 +33,18 @@ enum TerminalKeyCodes {
     static func csi(final: UInt8, parameters: [Int]) -> Key? {
         let second = parameters.count > 1 ? parameters[1] : nil
         switch final {
+        // `CSI P` alone is ECMA-48's "delete character", what st sends for Delete outside keypad
+        // mode; F1 is SS3 P, and `CSI 1 ; m P` with modifiers.
+        case 0x50 where parameters.isEmpty: return .delete
         case 0x41...0x44, 0x48, 0x46, 0x50...0x53:  // A–D arrows, H Home, F End, P–S F1–F4
             return letterKey(final)?.adding(modifiers(second))
         case 0x5A: return .backTab  // Z
+        // st outside keypad mode sends ECMA-48's editing functions for the editing keys.
+        case 0x68 where parameters == [4]: return .insert                          // IRM set
+        case 0x6C where parameters == [4]: return Key.insert.adding(.shift)        // IRM reset
+        case 0x4A: return parameters == [2] ? Key.home.adding(.shift) : parameters.isEmpty ? Key.end.adding(.control) : nil  // ED
+        case 0x4B: return parameters == [2] ? Key.delete.adding(.shift) : parameters.isEmpty ? Key.end.adding(.shift) : nil  // EL
+        case 0x4C where parameters.isEmpty: return Key.insert.adding(.control)      // IL
         case 0x7E: return tildeKey(parameters.first ?? 0)?.adding(modifiers(second))  // ~
         case 0x24: return tildeKey(parameters.first ?? 0)?.adding(.shift)             // rxvt $
         case 0x5E: return tildeKey(parameters.first ?? 0)?.adding(.control)           // rxvt ^

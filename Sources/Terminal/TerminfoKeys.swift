@@ -2,7 +2,7 @@
 ///
 /// The decoder's own table knows how most terminals spell keys; where a terminal's entry says
 /// otherwise, the entry wins: it is the one description that terminal's authors keep. Only
-/// sequences that start with Esc and continue as CSI or SS3 are taken; a single byte (kbs) keeps
+/// sequences that start with Esc and continue as CSI or SS3, or with one control byte, are taken; a single byte (kbs) keeps
 /// its built-in meaning, since a user's own stty and terminal settings decide those more often
 /// than terminfo does.
 public struct TerminfoKeys: Hashable, Sendable {
@@ -44,8 +44,11 @@ public struct TerminfoKeys: Hashable, Sendable {
     public init(entries: [(name: String, bytes: [UInt8])]) {
         let meaning = Dictionary(Self.capabilities.map { ($0.name, $0.key) }, uniquingKeysWith: { first, _ in first })
         for (name, bytes) in entries {
-            guard let key = meaning[name], bytes.count >= 3, bytes.count <= 16, bytes[0] == 0x1B,
-                  bytes[1] == 0x5B || bytes[1] == 0x4F else { continue }
+            // Esc and a control byte (the Linux console's Shift-Tab is Esc Tab), or Esc and a CSI
+            // or SS3 sequence. Esc and a letter stays Alt with it: macOS Terminal's entry names
+            // Esc b for Option-←, which is the same word motion as Alt-b.
+            guard let key = meaning[name], bytes.count >= 2, bytes.count <= 16, bytes[0] == 0x1B else { continue }
+            guard bytes.count == 2 ? bytes[1] < 0x20 : bytes[1] == 0x5B || bytes[1] == 0x4F else { continue }
             let rest = Array(bytes.dropFirst())
             if keys[rest] == nil { keys[rest] = key }
         }
@@ -53,6 +56,11 @@ public struct TerminfoKeys: Hashable, Sendable {
 
     /// Whether the entry named no key at all.
     public var isEmpty: Bool { keys.isEmpty }
+
+    /// The key for Esc and `byte` alone, when the entry names one.
+    func key(afterEscape byte: UInt8) -> Key? {
+        keys.isEmpty ? nil : keys[[byte]]
+    }
 
     /// The key for a sequence of `introducer` (`[` or `O`), `parameters` and `final`, when the
     /// entry names one.

@@ -30,7 +30,15 @@ enum TerminfoReading {
         return result
     }
 
-    /// The keys the entry names.
+    /// The keys terminal `name`'s entry names, read while curses is not running; nil when the
+    /// system has no such entry.
+    static func keys(ofTerminal name: String) -> TerminfoKeys? {
+        guard wl_load_terminfo(name) == 1 else { return nil }
+        defer { wl_unload_terminfo() }
+        return keys()
+    }
+
+    /// The keys the current entry names.
     static func keys() -> TerminfoKeys {
         TerminfoKeys(entries: TerminfoKeys.capabilities.compactMap { entry in
             capability(entry.name).map { (entry.name, $0) }

@@ -104,11 +104,18 @@ struct TerminfoKeyTests {
     }
 
     @Test func theEntryWinsWhereItDisagreesWithTheBuiltInTable() {
-        // st outside keypad mode: `CSI P` is its Delete, where the table has F1.
-        let st = TerminfoKeys(entries: [("kdch1", Array("\u{1B}[P".utf8)), ("kf1", Array("\u{1B}OP".utf8))])
-        #expect(Self.decode("\u{1B}[P", st) == [.key(.delete)])
-        #expect(Self.decode("\u{1B}OP", st) == [.key(.function(1))])
-        #expect(Self.decode("\u{1B}[P", TerminfoKeys()) == [.key(.function(1))])
+        // FreeBSD's console (cons25) numbers its function keys by letter: `CSI Q` is its F5,
+        // where the table has xterm's old F2; `CSI N` is a key only there.
+        let cons25 = TerminfoKeys(entries: [("kf5", Array("\u{1B}[Q".utf8)), ("kf2", Array("\u{1B}[N".utf8))])
+        #expect(Self.decode("\u{1B}[Q", cons25) == [.key(.function(5))])
+        #expect(Self.decode("\u{1B}[N", cons25) == [.key(.function(2))])
+        #expect(Self.decode("\u{1B}[Q", TerminfoKeys()) == [.key(.function(2))])
+        #expect(Self.decode("\u{1B}[N", TerminfoKeys()).isEmpty)
+    }
+
+    @Test func aBareCSIPIsDeleteAsStSendsItOutsideKeypadMode() {
+        #expect(Self.decode("\u{1B}[P", TerminfoKeys()) == [.key(.delete)])
+        #expect(Self.decode("\u{1B}OP", TerminfoKeys()) == [.key(.function(1))])
     }
 
     @Test func modifiedKeysFromExtendedCapabilities() {
