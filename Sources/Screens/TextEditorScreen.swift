@@ -125,7 +125,7 @@ open class TextEditorScreen: Screen {
         preferredX = x
     }
 
-    /// The moves (arrows by what is on screen, Home/End, PgUp/PgDn, words) and ^K; listed in
+    /// The moves (arrows by what is on screen, Home/End, PgUp/PgDn, words), ^K and ^W; listed in
     /// the help, kept out of the hint bar.
     open override var keyBindings: [KeyBinding] {
         [
@@ -146,6 +146,8 @@ open class TextEditorScreen: Screen {
                 if Key.wordLeftKeys.contains(key) { self.state.moveWordLeft() } else { self.state.moveWordRight() }
             },
             KeyBinding(.control("k"), help: "Delete to the end of the line", showsInHintBar: false) { [unowned self] in self.edit { $0.killToLineEnd() } },
+            KeyBinding([.control("w"), .modified(.backspace, .alt)], label: "^W", help: "Delete the word before the cursor (also M-Bksp)",
+                       showsInHintBar: false) { [unowned self] in self.edit { $0.deleteWordBackward() } },
         ]
     }
 

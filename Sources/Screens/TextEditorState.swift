@@ -221,6 +221,19 @@ public struct TextEditorState: Hashable, Sendable {
         textChanged(ParagraphEdit.Span(line: line, start: start, oldEnd: end, newEnd: start))
     }
 
+    /// Deletes the word before the cursor (as `WordMotion` defines words, with what is not a word
+    /// between it and the cursor), or at a line's start joins the line to the one before: ^W and
+    /// Alt-Backspace, as in a one-line field. Only the word is walked and removed in place.
+    public mutating func deleteWordBackward() {
+        guard offset > 0 else { return deleteBackward() }
+        let word = wordStart()
+        let end = offset, at = cursorIndex
+        let settled = placeBefore(word.index, column: column - word.clusters)
+        paragraphs[line].removeSubrange(word.index..<at)
+        settleCursor(nearUTF8: word.offset, countingFrom: settled)
+        textChanged(ParagraphEdit.Span(line: line, start: word.offset, oldEnd: end, newEnd: word.offset))
+    }
+
     /// A new revision, and what changed to reach it: `span` for an edit inside one paragraph,
     /// nil when paragraphs were split or joined.
     private mutating func textChanged(_ span: ParagraphEdit.Span? = nil) {
@@ -284,6 +297,14 @@ public struct TextEditorState: Hashable, Sendable {
     /// A word back (as `WordMotion` defines words); from a line's start, to the end of the line before.
     public mutating func moveWordLeft() {
         if offset == 0 { return moveLeft() }
+        let word = wordStart()
+        offset = word.offset
+        column -= word.clusters
+    }
+
+    /// Where the word before the cursor starts in its paragraph, and how many clusters back.
+    /// The paragraph is held only in here, so an edit after it changes the string in place.
+    private func wordStart() -> (index: String.Index, offset: Int, clusters: Int) {
         let paragraph = current
         var index = cursorIndex, moved = 0
         while index > paragraph.startIndex && !WordMotion.isWordCharacter(paragraph[paragraph.index(before: index)]) {
@@ -292,8 +313,7 @@ public struct TextEditorState: Hashable, Sendable {
         while index > paragraph.startIndex && WordMotion.isWordCharacter(paragraph[paragraph.index(before: index)]) {
             index = paragraph.index(before: index); moved += 1
         }
-        offset = paragraph.utf8.distance(from: paragraph.startIndex, to: index)
-        column -= moved
+        return (index, paragraph.utf8.distance(from: paragraph.startIndex, to: index), moved)
     }
 
     /// A word forward; from a line's end, to the start of the next line.

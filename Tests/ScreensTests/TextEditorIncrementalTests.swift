@@ -72,11 +72,12 @@ struct TextEditorIncrementalTests {
             var state = TextEditorState(text: Self.randomText(Int.random(in: 0...60, using: &generator), &generator).replacingOccurrences(of: "\r", with: "r"))
             state.moveTo(line: 0, column: Int.random(in: 0...80, using: &generator))
             for _ in 0..<25 {
-                switch Int.random(in: 0..<6, using: &generator) {
+                switch Int.random(in: 0..<7, using: &generator) {
                 case 0, 1: state.insert(Self.pieces.randomElement(using: &generator)!.replacingOccurrences(of: "\r", with: "r"))
                 case 2: state.deleteBackward()
                 case 3: state.deleteForward()
                 case 4: state.moveLeft()
+                case 5: state.deleteWordBackward()
                 default: state.moveTo(line: 0, column: Int.random(in: 0...80, using: &generator))
                 }
                 let paragraph = state.paragraphs[state.line]
@@ -107,13 +108,14 @@ struct TextEditorLayoutEditTests {
             for _ in 0..<40 {
                 // Most edits are announced to the layout, as the editor screen does; some are not.
                 if Int.random(in: 0..<5, using: &generator) > 0 { layout.prepareForEdit(of: state) }
-                switch Int.random(in: 0..<10, using: &generator) {
+                switch Int.random(in: 0..<11, using: &generator) {
                 case 0...3: state.insert(pieces.randomElement(using: &generator)!)
                 case 4: state.insert("two\nlines")
                 case 5: state.insertNewline()
                 case 6: state.deleteBackward()
                 case 7: state.deleteForward()
                 case 8: state.killToLineEnd()
+                case 9: state.deleteWordBackward()
                 default: state.moveTo(line: Int.random(in: 0...5, using: &generator), column: Int.random(in: 0...90, using: &generator))
                 }
                 // Frames come after some keys only.

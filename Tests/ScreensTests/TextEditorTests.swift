@@ -213,6 +213,33 @@ struct TextEditorScreenTests {
         #expect(editor.state.text == "HelloBye")
     }
 
+    @Test func ctrlWAndAltBackspaceDeleteTheWordBeforeTheCursor() throws {
+        let (pilot, editor) = pilot("Off with\nher head!  ")
+        try pilot.press(.down, .end, .control("w"))
+        #expect(pilot.lines[1] == " her")
+        try pilot.press(.modified(.backspace, .alt))
+        #expect(pilot.lines[1] == "")
+        try pilot.press(.control("w"))  // at a line's start it joins the line before, as Backspace does
+        #expect(pilot.lines[0] == " Off with")
+        #expect(editor.state.line == 0 && editor.state.column == 8)
+        let wide = Pilot(TextEditorScreen(title: "Notes"), columns: 80, rows: 30)
+        try wide.press(.function(1))
+        wide.expectScreen(contains: "Delete the word before the cursor (also M-Bksp)")
+        #expect(wide.shownHelpKeyLabels?.contains("^W") == true)
+    }
+
+    @Test func aWordDeletedFromALongLineIsOneEditInPlace() {
+        let line = String(repeating: "curiouser and curiouser ", count: 4_000)
+        var state = TextEditorState(text: line + "Alice", column: line.count + 5)
+        let before = state.revision
+        state.deleteWordBackward()
+        #expect(state.paragraphs == [line])
+        #expect(state.column == line.count)
+        // Said as the bytes it changed, so the layout cuts again only the rows around them.
+        #expect(state.lastEdit == TextEditorState.ParagraphEdit(before: before, after: state.revision,
+                                                                span: .init(line: 0, start: line.utf8.count, oldEnd: line.utf8.count + 5, newEnd: line.utf8.count)))
+    }
+
     @Test func scrollsToKeepTheCursorVisible() throws {
         let text = (1...30).map { "line \($0)" }.joined(separator: "\n")
         let (pilot, editor) = pilot(text)
