@@ -262,7 +262,7 @@ open class ListScreen: Screen {
     }
 
     private func handleMouse(_ mouse: MouseEvent) -> Bool {
-        if let motion = Motion(wheel: mouse) {
+        if let motion = Motion(wheel: mouse, rowsShown: pageHeight + 1) {
             move(motion)
             return true
         }
@@ -289,7 +289,7 @@ open class ListScreen: Screen {
         pageHeight = max(1, rows.height - 1)
         guard !visibleItems.isEmpty else {
             let message = state.filter.isEmpty ? emptyMessage : "No match for “\(state.filter.text)”."
-            rows.write(message, x: 2, y: 0, style: .dim)
+            rows.write(message, x: 2, y: 0)
             return
         }
         let selected = selectedIndex ?? 0
@@ -303,14 +303,12 @@ open class ListScreen: Screen {
     }
 
     private func drawRow(_ item: ListItem, in canvas: Canvas, selected: Bool) {
-        let base = selected ? Style(bold: true, reverse: true) : Style.plain
+        let base = selected ? Style(reverse: true) : Style.plain
         canvas.fill(style: base)
         let marker = selected ? "▸ " : "  "
         let used = canvas.write(marker + DisplayWidth.truncate(item.title, to: max(0, canvas.width - 3)), x: 0, y: 0, style: base)
         if let detail = item.detail, canvas.width - used > 6 {
-            var style = base
-            style.dim = !selected
-            canvas.write("  " + DisplayWidth.truncate(detail, to: canvas.width - used - 3), x: used, y: 0, style: style)
+            canvas.write("  " + DisplayWidth.truncate(detail, to: canvas.width - used - 3), x: used, y: 0, style: base)
         }
     }
 }

@@ -13,7 +13,8 @@ public enum Motion: Hashable, Sendable {
     /// To the first row (``first``) or the last (``last``).
     case first, last
 
-    /// Rows the wheel moves per notch, as most terminals' own scrollback does.
+    /// Rows one wheel report moves, as most terminals' own scrollback does. Never a page: some
+    /// terminals (alacritty) send two reports a notch, and a page each would skip text unread.
     public static let wheelLines = 3
 
     /// The move as a row delta, to add to a selection or a scroll position and then clamp.
@@ -31,11 +32,18 @@ public enum Motion: Hashable, Sendable {
         }
     }
 
-    /// The wheel's move; nil for any other mouse event.
-    public init?(wheel mouse: MouseEvent) {
+    /// The wheel's move: ``wheelLines`` rows, fewer where fewer are shown, so one report never
+    /// moves past a row nobody has seen (a row stays in view at every step). Nil for any other
+    /// mouse event.
+    ///
+    /// - Parameters:
+    ///   - mouse: The mouse event.
+    ///   - rowsShown: How many rows the screen shows of what the wheel moves through.
+    public init?(wheel mouse: MouseEvent, rowsShown: Int = .max) {
+        let lines = min(Self.wheelLines, max(1, rowsShown - 1))
         switch mouse.kind {
-        case .wheelUp: self = .lines(-Self.wheelLines)
-        case .wheelDown: self = .lines(Self.wheelLines)
+        case .wheelUp: self = .lines(-lines)
+        case .wheelDown: self = .lines(lines)
         default: return nil
         }
     }

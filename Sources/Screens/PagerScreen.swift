@@ -30,8 +30,6 @@ open class PagerScreen: Screen {
     public var pageKeys: (next: [Key], previous: [Key]) = ([.pageDown, .character(" ")], [.pageUp, .character("b")])
     /// The line and end keys, with their help.
     public var motionKeys = MotionKeys(lineHelp: "Scroll a line")
-    /// Whether a notch of the wheel turns a page rather than scrolling a few lines.
-    public var wheelTurnsPages = false
     private var wrapped: WrappedString?
 
     /// A pager over `text`, wrapped to the width it is drawn at.
@@ -83,12 +81,12 @@ open class PagerScreen: Screen {
     /// The pager's keys (``pagerBindings``); a subclass adds its own to these.
     open override var keyBindings: [KeyBinding] { pagerBindings }
 
-    /// Turns the mouse wheel into motion (a page per notch when ``wheelTurnsPages``), and
-    /// hands every other event to ``Screen/handle(_:)``.
+    /// Turns the mouse wheel into a few lines of motion (never a page, even where keys turn
+    /// pages), and hands every other event to ``Screen/handle(_:)``.
     open override func handle(_ event: Event) throws -> Bool {
         if case .mouse(let mouse) = event {
-            guard let motion = Motion(wheel: mouse) else { return false }
-            if wheelTurnsPages, case .lines(let n) = motion { go(.pages(n.signum())) } else { go(motion) }
+            guard let motion = Motion(wheel: mouse, rowsShown: pageHeight) else { return false }
+            go(motion)
             return true
         }
         return try super.handle(event)

@@ -38,7 +38,7 @@ class ScrollingOverlay: ModalScreen<Void> {
 
     override func handle(_ event: Event) throws -> Bool {
         if case .mouse(let mouse) = event {
-            if let motion = Motion(wheel: mouse) { scroll(motion) }
+            if let motion = Motion(wheel: mouse, rowsShown: rowsShown) { scroll(motion) }
             return true
         }
         return try super.handle(event)
@@ -126,7 +126,7 @@ final class MessagesOverlay: ScrollingOverlay {
     override var closingHelp: String { "Close messages" }
 
     override func rows(width: Int) -> [Row] {
-        guard !entries.isEmpty else { return [Row(text: "No messages yet.", style: .dim)] }
+        guard !entries.isEmpty else { return [Row(text: "No messages yet.", style: .plain)] }
         var rows: [Row] = []
         for (index, entry) in entries.enumerated() {
             let lines = DisplayWidth.wrap(entry, to: max(1, width - 2))

@@ -174,8 +174,9 @@ open class TextEditorScreen: Screen {
         case .mouse(let mouse) where mouse.kind == .press:
             placeCursor(atRow: mouse.position.y - frame.y, column: mouse.position.x - frame.x - 1)
             return true
-        case .mouse(let mouse) where mouse.kind == .wheelUp || mouse.kind == .wheelDown:
-            moveVertically(by: mouse.kind == .wheelUp ? -3 : 3)
+        case .mouse(let mouse):
+            guard case .lines(let rows) = Motion(wheel: mouse, rowsShown: viewHeight) else { return false }
+            moveVertically(by: rows)
             return true
         default:
             return false
@@ -199,7 +200,7 @@ open class TextEditorScreen: Screen {
         viewHeight = max(1, canvas.height)
         pageHeight = max(1, canvas.height - 1)
         scrollToCursor()
-        if state.isEmpty { canvas.write(placeholder, x: 1, y: 0, style: .dim) }
+        if state.isEmpty { canvas.write(placeholder, x: 1, y: 0) }
         var position = top
         for screenRow in 0..<viewHeight {
             let rows = layout.rows(of: position.paragraph, in: state)

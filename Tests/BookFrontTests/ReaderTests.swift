@@ -75,12 +75,19 @@ struct ReaderTests {
         #expect(harness.reader.anchor == expectedTop)
     }
 
-    @Test func theMouseWheelTurnsPages() throws {
+    @Test func aWheelReportScrollsThreeLinesNeverAPage() throws {
         let harness = ReaderHarness(books: ["/l": longBook], bookPath: "/l")
-        try harness.send(.mouse(MouseEvent(.wheelDown, button: .none, at: Point(x: 5, y: 5))))
-        let after = harness.reader.anchor
-        #expect(after > 0)
-        try harness.send(.mouse(MouseEvent(.wheelUp, button: .none, at: Point(x: 5, y: 5))))
+        let first = harness.page
+        try harness.wheel(down: true, x: 5, y: 5)
+        #expect(Array(harness.page.prefix(first.count - 3)) == Array(first.dropFirst(3)),
+                "the page's fourth line is now on top:\n\(harness.numberedScreen)")
+        // A notch of alacritty's wheel is two reports: six lines, and the last line of the page
+        // before is still on screen, so nothing went by unread.
+        try harness.wheel(down: true, x: 5, y: 5)
+        let lastRead = try #require(first.last { !$0.isEmpty })
+        #expect(harness.page.first == first[6] && harness.page.contains(lastRead), "\(harness.numberedScreen)")
+        try harness.wheel(down: false, x: 5, y: 5)
+        try harness.wheel(down: false, x: 5, y: 5)
         #expect(harness.reader.anchor == 0)
     }
 

@@ -52,6 +52,22 @@ struct PagerScreenTests {
         #expect(pilot.content.first == " Line 1")
     }
 
+    @Test func onATinyPagerTheWheelKeepsARowInView() throws {
+        let pilot = Pilot(PagerScreen(title: "Book", text: Self.thirtyLines), columns: 40, rows: 3, minimumSize: Size(columns: 20, rows: 3))
+        try pilot.wheel(down: true, x: 5, y: 0)
+        #expect(pilot.content == [" Line 2", " Line 3"], "one line: Line 2 was seen and stays")
+    }
+
+    @Test func aWheelReportIsAFewLinesWhateverTheScreenShows() {
+        let down = MouseEvent(.wheelDown, button: .none, at: Point(x: 0, y: 0))
+        #expect(Motion(wheel: down) == .lines(3))
+        #expect(Motion(wheel: down, rowsShown: 40) == .lines(3))
+        #expect(Motion(wheel: down, rowsShown: 3) == .lines(2))
+        #expect(Motion(wheel: down, rowsShown: 1) == .lines(1))
+        #expect(Motion(wheel: MouseEvent(.wheelUp, button: .none, at: Point(x: 0, y: 0)), rowsShown: 2) == .lines(-1))
+        #expect(Motion(wheel: MouseEvent(.press, button: .left, at: Point(x: 0, y: 0))) == nil)
+    }
+
     @Test func wheelScrollsThreeLines() throws {
         let (pilot, _) = pilot()
         try pilot.wheel(down: true, x: 5, y: 2)

@@ -188,7 +188,7 @@ public final class CharacterDetailScreen: Screen {
             beginEditing()
             return true
         }
-        if case .mouse(let mouse) = event, !isEditing, let motion = Motion(wheel: mouse) {
+        if case .mouse(let mouse) = event, !isEditing, let motion = Motion(wheel: mouse, rowsShown: infoPageHeight + 1) {
             scrollInfo(by: motion.delta(pageSize: infoPageHeight, count: infoLineCount))
             return true
         }
@@ -228,7 +228,7 @@ public final class CharacterDetailScreen: Screen {
         switch kind {
         case .heading: Style(bold: true)
         case .body: .plain
-        case .note: Style(dim: true)
+        case .note: .plain
         }
     }
 
@@ -237,16 +237,16 @@ public final class CharacterDetailScreen: Screen {
         let scroll = arrows.isEmpty ? "" : " \(arrows) more "
         let label = isEditing ? "─ Notes (editing; Esc saves) " : "─ Notes (e to edit) "
         canvas.write(label + String(repeating: "─", count: max(0, canvas.width - DisplayWidth.of(label) - DisplayWidth.of(scroll))) + scroll,
-                     x: 0, y: 0, style: Style(bold: isEditing, dim: !isEditing))
+                     x: 0, y: 0, style: Style(bold: isEditing))
     }
 
     private func drawSavedNote(in canvas: Canvas) {
         var rows: [(text: String, style: Style)] = []
         if let saveError { rows += DisplayWidth.wrap(saveError, to: max(1, canvas.width - 2)).map { ($0, Style(bold: true)) } }
         let note = savedNoteWithOtherVersions
-        if note.isEmpty { rows.append(("No notes yet. Press e to write some.", Style(dim: true))) }
+        if note.isEmpty { rows.append(("No notes yet. Press e to write some.", .plain)) }
         for paragraph in note.isEmpty ? [] : note.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
-            let style = paragraph == Self.otherVersionMarker ? Style(dim: true) : .plain
+            let style = paragraph == Self.otherVersionMarker ? Style(underline: true) : .plain
             let wrapped = DisplayWidth.wrap(String(paragraph), to: max(1, canvas.width - 2))
             rows += (wrapped.isEmpty ? [""] : wrapped).map { ($0, style) }
         }

@@ -47,7 +47,7 @@ public final class ReaderListModal: ModalScreen<String?> {
 
     public override func handle(_ event: Event) throws -> Bool {
         if case .mouse(let mouse) = event {
-            if let motion = Motion(wheel: mouse) { move(by: motion.delta(pageSize: rowsShown, count: items.count)) }
+            if let motion = Motion(wheel: mouse, rowsShown: rowsShown) { move(by: motion.delta(pageSize: rowsShown, count: items.count)) }
             return true
         }
         return try super.handle(event) || event.isKeyAModalKeeps

@@ -61,7 +61,6 @@ public final class ReaderScreen: PagerScreen {
         paging = .turningPages
         pageKeys = ([.character(" "), .pageDown, .right, .character("l")], [.character("b"), .pageUp, .left, .character("h")])
         motionKeys = MotionKeys(lineHelp: "Scroll a line", linesInHintBar: false, endsHelp: "Beginning / end of the book")
-        wheelTurnsPages = true
         observation = environment.store.addChangeObserver { [weak self] changed in
             guard let self else { return }
             if changed.contains(ReaderStorage.positionsKey) { self.followSavedPosition() }

@@ -48,7 +48,7 @@ public final class ChoicePicker: ModalScreen<PropertyListValue?> {
     /// The wheel moves the highlight and a click chooses; other events go to the keys.
     public override func handle(_ event: Event) throws -> Bool {
         if case .mouse(let mouse) = event {
-            if let motion = Motion(wheel: mouse) {
+            if let motion = Motion(wheel: mouse, rowsShown: visibleRows) {
                 move(by: motion.delta(pageSize: visibleRows, count: choices.values.count))
                 return true
             }
@@ -83,7 +83,7 @@ public final class ChoicePicker: ModalScreen<PropertyListValue?> {
         for row in 0..<min(visibleRows, choices.values.count - scrollOffset) {
             let index = scrollOffset + row
             let line = box.subcanvas(Rect(x: 1, y: row + 1, width: width - 2, height: 1))
-            let style = index == highlighted ? Style(bold: true, reverse: true) : Style.plain
+            let style = index == highlighted ? Style(reverse: true) : Style.plain
             line.fill(style: style)
             let mark = index == currentIndex ? "• " : "  "
             line.write(" " + mark + DisplayWidth.truncate(choices.titles[index], to: max(0, line.width - 4)), x: 0, y: 0, style: style)

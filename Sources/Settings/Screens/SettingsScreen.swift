@@ -363,7 +363,7 @@ public final class SettingsScreen: Screen {
     }
 
     private func handleMouse(_ mouse: MouseEvent) -> Bool {
-        if let motion = Motion(wheel: mouse) {
+        if let motion = Motion(wheel: mouse, rowsShown: pageHeight + 1) {
             move(by: motion.delta(pageSize: pageHeight, count: layout.rows.count))
             return true
         }
@@ -401,7 +401,7 @@ public final class SettingsScreen: Screen {
         listTop = list.frame.y
         pageHeight = max(1, list.height - 1)
         guard !layout.rows.isEmpty, list.height > 0 else {
-            list.write("No settings here.", x: 2, y: 0, style: .dim)
+            list.write("No settings here.", x: 2, y: 0)
             return
         }
         scrollToSelection(height: list.height)
@@ -411,12 +411,12 @@ public final class SettingsScreen: Screen {
             switch shown[line] {
             case .blank: break
             case .title(let title): list.write(DisplayWidth.truncate(title, to: max(0, list.width - 2)), x: 1, y: y, style: .bold)
-            case .footer(let text): list.write(text, x: 2, y: y, style: .dim)
+            case .footer(let text): list.write(text, x: 2, y: y)
             case .row(let index):
                 drawRow(layout.rows[index], in: list.subcanvas(Rect(x: 0, y: y, width: list.width, height: 1)), selected: index == selectedIndex)
             case .problem:
                 // One line, cut with "…": the status line is no place for it, being far from the field.
-                list.write(DisplayWidth.truncate("! " + (problem ?? ""), to: max(0, list.width - 4)), x: 4, y: y, style: Style(foreground: .yellow, bold: true))
+                list.write(DisplayWidth.truncate("! " + (problem ?? ""), to: max(0, list.width - 4)), x: 4, y: y, style: .bold)
             }
         }
     }
@@ -428,7 +428,7 @@ public final class SettingsScreen: Screen {
         guard !errors.isEmpty, canvas.height > 0 else { return 0 }
         let room = max(1, canvas.height / 3)
         let shown = errors.count <= room ? errors.count : room - 1
-        let style = Style(foreground: .yellow, bold: true)
+        let style = Style.bold
         for (row, error) in errors.prefix(shown).enumerated() {
             canvas.write(DisplayWidth.truncate("! " + error.description, to: canvas.width), x: 0, y: row, style: style)
         }
@@ -457,7 +457,7 @@ public final class SettingsScreen: Screen {
     }
 
     private func drawRow(_ row: SettingsRow, in canvas: Canvas, selected: Bool) {
-        let base = selected ? Style(bold: true, reverse: true) : Style.plain
+        let base = selected ? Style(reverse: true) : Style.plain
         canvas.fill(style: base)
         if selected { canvas.write("▸", x: 0, y: 0, style: base) }
         let specifier = specifier(of: row)
@@ -485,8 +485,6 @@ public final class SettingsScreen: Screen {
 
     /// What the right side of a row shows, and how.
     private func valueText(of specifier: SettingsSpecifier, selected: Bool, base: Style, room: Int) -> (String, Style) {
-        var dim = base
-        dim.dim = !selected
         let value = value(of: specifier)
         switch specifier {
         case .toggleSwitch(let toggle):
@@ -496,18 +494,18 @@ public final class SettingsScreen: Screen {
         case .multiValue(let multi):
             return (DisplayWidth.truncate(multi.shortTitle(for: value) ?? value.map(SettingsValue.display) ?? "", to: max(0, room - 2)) + " ›", base)
         case .textField(let field):
-            guard case .string(let text)? = value, !text.isEmpty else { return ("—", dim) }
+            guard case .string(let text)? = value, !text.isEmpty else { return ("—", base) }
             if field.isSecure { return (String(repeating: "•", count: min(text.count, max(1, room))), base) }
             // Saved by another tool in a form the app cannot use: marked, its problem in the status line.
             if formats.problem(forKey: field.key, text: text) != nil {
                 var warning = base
-                warning.foreground = .yellow
+                warning.underline = true
                 return ("! " + DisplayWidth.truncate(text, to: max(0, room - 2)), warning)
             }
             return (DisplayWidth.truncate(text, to: room), base)
         case .titleValue(let titleValue):
             let shown = titleValue.choices?.title(for: value) ?? value.map(SettingsValue.display) ?? ""
-            return (DisplayWidth.truncate(shown, to: room), dim)
+            return (DisplayWidth.truncate(shown, to: room), base)
         case .childPane:
             return ("›", base)
         case .group, .radioGroup:
