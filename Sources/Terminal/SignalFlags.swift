@@ -75,6 +75,12 @@ enum SignalFlags {
     /// process group, as vim does, so a wrapper script that started the app without `exec`
     /// stops with it and the shell's `fg` continues both.
     static func stopProcessGroup() {
+        // The Ctrl-Z stopped a wrapper script at once, and a quick `fg` may have continued the
+        // group before the app got here: that SIGCONT already asked for the foreground.
+        if pending.load(ordering: .acquiring) & resume != 0 {
+            pending.bitwiseAnd(~resume, ordering: .acquiringAndReleasing)
+            return
+        }
         signal(SIGTSTP, SIG_DFL)
         var set = sigset_t()
         sigemptyset(&set)
