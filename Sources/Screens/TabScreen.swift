@@ -92,8 +92,14 @@ open class TabScreen: Screen {
         selectedTab.render(in: canvas.subcanvas(content))
     }
 
+    /// The tab bar's row, where no tab is: what a subclass draws more of the bar in.
+    public static let barStyle = Style(underline: true)
+
     private func drawTabBar(in canvas: Canvas) {
-        canvas.fill(style: Style(background: .blue, underline: !canvas.capabilities.colors))
+        // The terminal's own colours, the bar underlined and the selected tab in reverse video:
+        // a fixed colour pair reads in some palettes and not others (white on blue is 1.6:1 in
+        // alacritty's), and bold would show black as grey where bold means bright.
+        canvas.fill(style: Self.barStyle)
         tabHitRanges = []
         var x = 1
         for (index, tab) in tabs.enumerated() {
@@ -102,8 +108,7 @@ open class TabScreen: Screen {
             guard x < canvas.width - 1 else { break }
             let label = DisplayWidth.truncate(" \(index + 1) \(tab.title) ", to: canvas.width - 1 - x)
             let selected = index == selectedIndex
-            let style = selected ? Style(foreground: .black, background: .white, bold: true, reverse: !canvas.capabilities.colors)
-                                 : Style(foreground: .white, background: .blue)
+            let style = selected ? Style(reverse: true) : Self.barStyle
             let width = canvas.write(label, x: x, y: 0, style: style)
             tabHitRanges.append(x..<(x + width))
             x += width + 1

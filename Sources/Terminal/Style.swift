@@ -12,9 +12,13 @@ public struct Style: Hashable, Sendable {
     public var foreground: Color?
     /// The background colour; nil for the terminal's own.
     public var background: Color?
-    /// Bold (or bright) text.
+    /// Bold (or bright) text. Where bold means bright (xterm's boldColors, the Linux console),
+    /// bold black is grey and bold on reverse video lights the black swapped in: the app keeps
+    /// bold off black text and off reverse video.
     public var bold: Bool
-    /// Faint text, for secondary information.
+    /// Faint text. Terminals draw it below a readable contrast (the Linux console in dark grey,
+    /// 2.8:1 on its black; others faded into the background), so the app gives it to nothing
+    /// that must be read.
     public var dim: Bool
     /// Underlined text (text fields use it).
     public var underline: Bool
@@ -36,7 +40,7 @@ public struct Style: Hashable, Sendable {
     public static let plain = Style()
     /// Bold alone: titles and key names.
     public static let bold = Style(bold: true)
-    /// Faint alone: placeholders and secondary text.
+    /// Faint alone (see ``dim``: not for anything that must be read).
     public static let dim = Style(dim: true)
     /// Reverse video alone: selections and buttons.
     public static let reverse = Style(reverse: true)

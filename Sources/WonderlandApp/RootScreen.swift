@@ -68,6 +68,6 @@ final class WonderlandTabs: TabScreen {
         let room = canvas.width - namesEnd - 2
         guard room >= 6 else { return }
         let text = DisplayWidth.truncate(status, to: room)
-        _ = canvas.write(text, x: canvas.width - 1 - DisplayWidth.of(text), y: 0, style: Style(foreground: .white, background: .blue))
+        _ = canvas.write(text, x: canvas.width - 1 - DisplayWidth.of(text), y: 0, style: TabScreen.barStyle)
     }
 }

@@ -54,7 +54,9 @@ public struct ReaderEnvironment {
     public var pageStyle: Style {
         switch store.object(forKey: SavedKey.theme).flatMap(DefaultsConversion.string) {
         case "paper": return Style(foreground: .black, background: .white)
-        case "sepia": return Style(foreground: .black, background: .yellow)
+        // No warm background reads in every palette with eight colours (black on yellow is
+        // 4.0:1 on the Linux console, 4.05:1 in Solarized): sepia is drawn as paper.
+        case "sepia": return Style(foreground: .black, background: .white)
         case "night": return Style(foreground: .white, background: .black)
         default: return .plain
         }

@@ -43,18 +43,24 @@ extension ReaderScreen {
             column += canvas.write(run, x: column, y: y, style: runStyle)
             run = ""
         }
+        // Bold black is grey where bold means bright (xterm, 3.2:1 on its white): on a page of
+        // black text, headings and strong words are underlined instead.
+        let boldReads = base.foreground != .black
         for piece in pieces {
             var style = base
-            style.bold = heading
+            var strong = heading
             for mark in emphasis where mark.range.contains(piece.offset) {
                 switch mark.kind {
                 case .emphasis: style.underline = true
-                case .strong, .heading: style.bold = true
+                case .strong, .heading: strong = true
                 }
             }
+            if boldReads { style.bold = strong } else if strong { style.underline = true }
             if matches.contains(where: { $0.contains(piece.offset) }) {
+                // No bold on reverse video: the Linux console brightens the black it swapped in.
                 style.reverse = true
-                if let current = currentMatch, current.contains(piece.offset) { style.bold = true; style.underline = true }
+                style.bold = false
+                if let current = currentMatch, current.contains(piece.offset) { style.underline = true }
             }
             if style != runStyle { flush(); runStyle = style }
             run += piece.text
@@ -69,7 +75,7 @@ extension ReaderScreen {
         }
         let y = canvas.height - 1
         let rightWidth = DisplayWidth.of(right)
-        canvas.write(right, x: max(0, canvas.width - rightWidth - 1), y: y, style: .dim)
+        canvas.write(right, x: max(0, canvas.width - rightWidth - 1), y: y)
         if let message {
             canvas.write(DisplayWidth.truncate(" " + message, to: max(0, canvas.width - rightWidth - 3)), x: 0, y: y)
         }

@@ -90,7 +90,7 @@ enum MapComposer {
         }
         let coast = layers.coast?.cells[index] ?? 0
         let bits = coast | borders
-        if bits == 0 { return (" ", .plain) }
+        if bits == 0 { return (" ", palette.sea) }
         return (BrailleRaster.scalar(bits), coast != 0 ? palette.coast : palette.border)
     }
 

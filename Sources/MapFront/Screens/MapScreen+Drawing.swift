@@ -49,15 +49,15 @@ extension MapScreen {
         let markers = MapMarkers(viewport: state.viewport, columns: map.width, rows: map.height)
         var marks: [Mark] = []
         if let place = state.selectedPlace {
-            marks += markers.cells(for: place.coordinate).map { Mark(cell: $0, glyph: glyphs.place, label: place.name, style: Style(foreground: .yellow, bold: true)) }
+            marks += markers.cells(for: place.coordinate).map { Mark(cell: $0, glyph: glyphs.place, label: place.name, style: MapPalette.foundPlace) }
         }
         if let pin {
-            marks += markers.cells(for: pin.coordinate).map { Mark(cell: $0, glyph: glyphs.pin, label: pin.displayTitle, style: Style(foreground: .red, bold: true)) }
+            marks += markers.cells(for: pin.coordinate).map { Mark(cell: $0, glyph: glyphs.pin, label: pin.displayTitle, style: MapPalette.ownMark) }
         }
         if let fix = location.currentFix, fix.coordinate.isValid {
             let showsCourse = preferences.tracking == .followWithHeading && fix.course != nil
             let glyph = showsCourse ? glyphs.arrow(fix.course ?? 0) : glyphs.location
-            marks += markers.cells(for: fix.coordinate).map { Mark(cell: $0, glyph: glyph, label: nil, style: Style(foreground: .cyan, bold: true, reverse: true)) }
+            marks += markers.cells(for: fix.coordinate).map { Mark(cell: $0, glyph: glyph, label: nil, style: MapPalette.ownMark) }
         }
         return marks
     }
@@ -76,7 +76,7 @@ extension MapScreen {
         // A pin off screen: an arrow on the edge, the way to pan to see it (nil when on screen).
         if let pin, let pointer = MapMarkers(viewport: state.viewport, columns: map.width, rows: map.height).edgePointer(for: pin.coordinate) {
             let x = min(pointer.cell.x, max(0, map.width - 2))
-            map.write(glyphs.arrow(pointer.direction) + glyphs.pin, x: x, y: pointer.cell.y, style: Style(foreground: .red, bold: true, reverse: true))
+            map.write(glyphs.arrow(pointer.direction) + glyphs.pin, x: x, y: pointer.cell.y, style: MapPalette.ownMark)
         }
         for mark in marks where mark.label == nil {
             map.write(mark.glyph, x: mark.cell.x, y: mark.cell.y, style: mark.style)
@@ -121,7 +121,7 @@ extension MapScreen {
         }
         let lines = DisplayWidth.wrap(message, to: max(1, map.width - 4)).prefix(max(1, map.height / 2))
         for (row, line) in lines.enumerated() {
-            map.write("  " + line, x: 0, y: row, width: map.width, style: Style(bold: true, reverse: true))
+            map.write("  " + line, x: 0, y: row, width: map.width, style: .reverse)
         }
     }
 

@@ -98,7 +98,7 @@ public final class PlaceSearchScreen: ModalScreen<Place?> {
         field.draw(in: box, x: 8, y: 1, width: max(0, inner - 6))
         visibleRows = max(0, height - 4)
         guard !results.isEmpty else {
-            box.write(DisplayWidth.truncate(emptyMessage, to: inner), x: 2, y: 3, style: .dim)
+            box.write(DisplayWidth.truncate(emptyMessage, to: inner), x: 2, y: 3)
             return
         }
         let top = max(0, min(selectedRow - visibleRows + 1, results.count - visibleRows))
@@ -106,13 +106,13 @@ public final class PlaceSearchScreen: ModalScreen<Place?> {
             let place = results[top + row].place
             let selected = top + row == selectedRow
             let line = box.subcanvas(Rect(x: 2, y: 3 + row, width: inner, height: 1))
-            let style = selected ? Style(bold: true, reverse: true) : Style.plain
+            let style = selected ? Style(reverse: true) : Style.plain
             line.fill(style: style)
             let name = (selected ? "▸ " : "  ") + place.name + (place.country.isEmpty ? "" : ", " + place.country)
             let population = place.population > 0 ? Self.grouped(place.population) : ""
             let used = line.write(DisplayWidth.truncate(name, to: max(1, inner - DisplayWidth.of(population) - 1)), x: 0, y: 0, style: style)
             if used + DisplayWidth.of(population) < inner {
-                line.write(population, x: inner - DisplayWidth.of(population), y: 0, style: selected ? style : .dim)
+                line.write(population, x: inner - DisplayWidth.of(population), y: 0, style: style)
             }
         }
     }
