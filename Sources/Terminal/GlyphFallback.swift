@@ -29,13 +29,15 @@ public enum GlyphFallback {
     }
 
     /// The frame with every non-ASCII cell replaced by ``ascii(_:)``'s stand-in, keeping the layout:
-    /// what a terminal without UTF-8 is sent. A wide glyph becomes two `?` cells.
-    public static func asciiFrame(_ frame: CellBuffer) -> CellBuffer {
+    /// what a terminal without UTF-8 is sent. A wide glyph becomes two `?` cells. A cell of one
+    /// character the locale's charset has (é in ISO 8859-1) is kept, as curses can write it.
+    public static func asciiFrame(_ frame: CellBuffer, keeping charset: InputCharset = .ascii) -> CellBuffer {
         var copy = frame
         for y in 0..<frame.size.rows {
             for x in 0..<frame.size.columns {
                 let cell = frame[x, y]
                 guard !cell.isContinuation, cell.text.utf8.contains(where: { $0 >= 0x80 }) else { continue }
+                if charset.canShow(cell.text) { continue }
                 let replacement = ascii(cell.text)
                 if replacement.count == 2 && x + 1 < frame.size.columns {
                     copy[x, y] = Cell("?", style: cell.style)

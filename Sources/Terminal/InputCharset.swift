@@ -14,6 +14,18 @@ public enum InputCharset: Hashable, Sendable {
     /// table maps them, one scalar or none for each; C1 controls (0x80–0x9F) are dropped.
     case singleByte(SingleByteTable)
 
+    /// Whether `text` is one character this charset has, so a terminal in it can show it.
+    public func canShow(_ text: String) -> Bool {
+        switch self {
+        case .utf8: return true
+        case .ascii: return text.utf8.allSatisfy { $0 < 0x80 }
+        case .singleByte(let table):
+            let scalars = text.unicodeScalars
+            guard let first = scalars.first, scalars.count == 1 else { return false }
+            return first.value < 0x80 || table.contains(first)
+        }
+    }
+
     /// ISO 8859-1, whose bytes are the first 256 scalars.
     public static var latin1: InputCharset {
         .singleByte(SingleByteTable { byte in Unicode.Scalar(byte) })
@@ -23,11 +35,16 @@ public enum InputCharset: Hashable, Sendable {
 /// What each byte from 0xA0 to 0xFF means in a single-byte charset.
 public struct SingleByteTable: Hashable, Sendable {
     private let scalars: [Unicode.Scalar?]
+    private let shown: Set<Unicode.Scalar>
 
     /// A table filled by asking `scalar` about each byte from 0xA0 to 0xFF.
     public init(_ scalar: (UInt8) -> Unicode.Scalar?) {
         scalars = (0xA0...0xFF).map { scalar(UInt8($0)) }
+        shown = Set(scalars.compactMap { $0 })
     }
+
+    /// Whether some byte of the charset is `scalar`.
+    public func contains(_ scalar: Unicode.Scalar) -> Bool { shown.contains(scalar) }
 
     /// The character `byte` stands for; nil for a byte below 0xA0 or one the charset leaves out.
     public subscript(byte: UInt8) -> Unicode.Scalar? {

@@ -21,6 +21,8 @@ public final class NcursesTerminal: Terminal {
     private var isRestored = false
     private var queued: [Event] = []
     private var decoder = InputDecoder()
+    /// The locale's charset: what typed text is read in and what a frame outside UTF-8 may keep.
+    private var charset = InputCharset.utf8
     private var escapeDelay = 0.025
     private var modes = InputModes(mouse: false)
     /// terminfo's `smcup`: empty for a terminal without an alternate screen (the Linux console),
@@ -84,7 +86,8 @@ public final class NcursesTerminal: Terminal {
         typeahead(-1)
         curs_set(0)
         escapeDelay = Self.escapeDelay(environment)
-        decoder = InputDecoder(terminfoKeys: TerminfoReading.keys(), charset: TerminfoReading.charset())
+        charset = TerminfoReading.charset()
+        decoder = InputDecoder(terminfoKeys: TerminfoReading.keys(), charset: charset)
         modes = InputModes(mouse: wl_has_mouse() != 0,
                            keypadTransmit: TerminfoReading.unpadded("smkx"), keypadLocal: TerminfoReading.unpadded("rmkx"),
                            metaSendsEscape: wl_term_is_xterm_like(termName) != 0)
@@ -113,7 +116,7 @@ public final class NcursesTerminal: Terminal {
         guard !isRestored else { return }
         let previous = (full || shown?.size != frame.size) ? nil : shown
         if previous == nil { clearok(window, true) }
-        let ascii = capabilities.unicode ? frame : GlyphFallback.asciiFrame(frame)
+        let ascii = capabilities.unicode ? frame : GlyphFallback.asciiFrame(frame, keeping: charset)
         let rows = min(ascii.size.rows, size.rows), columns = min(ascii.size.columns, size.columns)
         for y in 0..<rows {
             for x in 0..<columns {

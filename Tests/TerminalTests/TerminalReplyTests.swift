@@ -179,3 +179,16 @@ struct InputCharsetTests {
         #expect(Self.decode([0xE6, 0x41], .utf8) == [.key(.character("A"))])
     }
 }
+
+@Suite("What a frame outside UTF-8 keeps")
+struct CharsetFallbackTests {
+    @Test func aLatin1TerminalKeepsItsLettersAndLosesTheRest() {
+        var frame = CellBuffer(size: Size(columns: 4, rows: 1))
+        frame[0, 0] = Cell("é")
+        frame[1, 0] = Cell("€")
+        frame[2, 0] = Cell("⠿")
+        frame[3, 0] = Cell("a")
+        #expect(GlyphFallback.asciiFrame(frame, keeping: .latin1).lines == ["é?:a"])
+        #expect(GlyphFallback.asciiFrame(frame).lines == ["??:a"])
+    }
+}
