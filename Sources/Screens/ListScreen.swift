@@ -58,7 +58,14 @@ public struct ListState: Hashable, Sendable {
 open class ListScreen: Screen {
     /// All the items, in order. Setting it filters again and keeps the selected item selected
     /// when its id is still there, or selects the first shown one.
-    public var items: [ListItem] { didSet { refilter() } }
+    public var items: [ListItem] {
+        didSet {
+            longestItemText = Self.longestText(of: items)
+            refilter()
+        }
+    }
+    /// The most characters any item's title or detail has: a longer filter matches nothing.
+    private var longestItemText = 0
     /// The selection, filter and scroll position; change it with ``apply(_:)`` or ``select(id:)``.
     public private(set) var state = ListState()
     /// The items the filter lets through, in order: what the rows show.
@@ -80,6 +87,7 @@ open class ListScreen: Screen {
     ///     to save nothing of it.
     public init(title: String, items: [ListItem], restorationIdentifier: String? = nil) {
         self.items = items
+        longestItemText = Self.longestText(of: items)
         super.init(title: title, restorationIdentifier: restorationIdentifier)
         refilter()
     }
@@ -105,12 +113,21 @@ open class ListScreen: Screen {
     }
 
     private func refilter() {
-        let needle = state.filter.text.lowercased()
-        visibleItems = needle.isEmpty ? items : items.filter {
-            $0.title.lowercased().contains(needle) || ($0.detail?.lowercased().contains(needle) ?? false)
+        if state.filter.characters.count > longestItemText {
+            // Known without reading the filter, so each key of a pasted page costs nothing here.
+            visibleItems = []
+        } else {
+            let needle = state.filter.text.lowercased()
+            visibleItems = needle.isEmpty ? items : items.filter {
+                $0.title.lowercased().contains(needle) || ($0.detail?.lowercased().contains(needle) ?? false)
+            }
         }
         if selectedIndex == nil { state.selectedID = visibleItems.first?.id }
         setNeedsDisplay()
+    }
+
+    private static func longestText(of items: [ListItem]) -> Int {
+        items.reduce(0) { max($0, $1.title.count, $1.detail?.count ?? 0) }
     }
 
     // MARK: restoration by model identifier
@@ -288,7 +305,7 @@ open class ListScreen: Screen {
         let rows = canvas.subcanvas(Rect(x: 0, y: listTop, width: canvas.width, height: canvas.height - listTop))
         pageHeight = max(1, rows.height - 1)
         guard !visibleItems.isEmpty else {
-            let message = state.filter.isEmpty ? emptyMessage : "No match for “\(state.filter.text)”."
+            let message = state.filter.isEmpty ? emptyMessage : "No match for “\(Self.shown(state.filter, width: rows.width))”."
             rows.write(message, x: 2, y: 0)
             return
         }
@@ -300,6 +317,11 @@ open class ListScreen: Screen {
             let index = state.scrollOffset + row
             drawRow(visibleItems[index], in: rows.subcanvas(Rect(x: 0, y: row, width: rows.width, height: 1)), selected: index == selected)
         }
+    }
+
+    /// A field's text as far as a row could show it: a pasted page is not copied out each frame.
+    static func shown(_ field: TextFieldState, width: Int) -> String {
+        field.characters.count > width ? String(field.characters.prefix(width)) + "…" : field.text
     }
 
     private func drawRow(_ item: ListItem, in canvas: Canvas, selected: Bool) {

@@ -83,14 +83,18 @@ public struct TextFieldState: Hashable, Sendable {
     ///   - focused: Whether to place the cursor; pass `false` for a field that is not being typed in.
     public func draw(in canvas: Canvas, x: Int, y: Int, width: Int, style: Style = .underline, focused: Bool = true) {
         guard width > 0 else { return }
-        // Scroll: the slice starts late enough that everything up to the cursor fits.
-        var start = 0
-        var widthToCursor = characters[0..<cursor].reduce(0) { $0 + DisplayWidth.of($1) }
-        while widthToCursor >= width && start < cursor {
-            widthToCursor -= DisplayWidth.of(characters[start])
-            start += 1
+        // Scroll: the slice starts as early as lets everything up to the cursor fit, found by
+        // walking back from the cursor, so a frame measures what it shows, not a long paste.
+        var start = cursor
+        var widthToCursor = 0
+        while start > 0 && cursor - start < 4 * width {
+            let next = widthToCursor + DisplayWidth.of(characters[start - 1])
+            guard next < width else { break }
+            widthToCursor = next
+            start -= 1
         }
-        let visible = String(characters[start...])
+        // No cluster is narrower than a column but the zero-width ones, so this is all a row shows.
+        let visible = String(characters[start..<min(characters.count, start + 4 * width)])
         canvas.write(DisplayWidth.pad(DisplayWidth.truncate(visible, to: width, ellipsis: ""), to: width), x: x, y: y, style: style)
         if focused { canvas.placeCursor(x: x + widthToCursor, y: y) }
     }

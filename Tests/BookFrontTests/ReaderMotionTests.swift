@@ -84,6 +84,10 @@ struct ReaderMotionTests {
         #expect(paths.complete("").candidates == ["alice/", "snark.txt"])  // hidden names only when asked for
         #expect(paths.complete(".h") == TabCompletion(text: ".hidden.txt"))
         #expect(paths.complete("/no/such/folder/x") == TabCompletion(text: "/no/such/folder/x"))
+        // A pasted page is no name and no path: left as it is, no folder listed.
+        let page = String(repeating: "snark ", count: 3_500)
+        #expect(paths.complete(page) == TabCompletion(text: page))
+        #expect(paths.complete(page + "/sn") == TabCompletion(text: page + "/sn"))
     }
 
     @Test("the Open prompt: Tab completes from ~ ($HOME), keeps what follows the cursor, lists what is left")

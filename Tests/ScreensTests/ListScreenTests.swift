@@ -13,6 +13,17 @@ struct ListScreenTests {
 
     private func rows(_ pilot: Pilot) -> [String] { pilot.content }
 
+    @Test func aFilterLongerThanEveryRowMatchesNothingAndSaysSoInARow() throws {
+        let (pilot, list) = pilot()
+        try pilot.press(.character("/"))
+        try pilot.paste(String(repeating: "Item ", count: 4_000))  // 20 KB
+        #expect(list.visibleItems.isEmpty)
+        #expect(pilot.content[1].contains("No match for “Item Item"), "\(pilot.numberedScreen)")
+        try pilot.press(.control("u"))
+        try pilot.type("Item 4")
+        #expect(list.visibleItems.map(\.title).first == "Item 4")
+    }
+
     @Test func drawsOnlyTheRowsThatFitWithTheSelectionMarked() {
         let (pilot, list) = pilot()
         #expect(rows(pilot) == ["▸ Item 1", "  Item 2", "  Item 3", "  Item 4", "  Item 5", "  Item 6", "  Item 7"])

@@ -31,6 +31,22 @@ private let formats = SettingFormats([
 
 @Suite("Settings: text of the wrong form is shown and never saved")
 struct SettingsValidationTests {
+    @Test func aPageOfTextInAFieldWithAFormIsRefusedByItsLengthWithoutAParse() throws {
+        let parsed = Parses()
+        let counting = SettingFormats(["place": { text in parsed.count += 1; return text.isEmpty ? nil : "no" }])
+        let page = String(repeating: "48.8566,2.3522 ", count: 1_400)  // 21 KB
+        #expect(counting.problem(forKey: "place", text: page) == "longer than 4096 bytes")
+        #expect(parsed.count == 0)
+        #expect(counting.problem(forKey: "place", text: "48.8566,2.3522") == "no")
+        #expect(parsed.count == 1)
+        // On screen: pasted into the field, the line under it says so.
+        let (pilot, pane, _) = makePilot(rows: 20)
+        #expect(pane.select(rowID: "place"))
+        try pilot.press(.enter)
+        try pilot.paste(page)
+        pilot.expectScreen(contains: "! longer than 4096 bytes")
+    }
+
     private func makePilot(columns: Int = 60, rows: Int = 16, minimumSize: Size? = nil, rowKeys: [String: [SettingsRowKey]] = [:],
                            store: InMemoryPreferenceStore = InMemoryPreferenceStore()) -> (Pilot, SettingsScreen, InMemoryPreferenceStore) {
         let root = SettingsScreen.makeRoot(bundle: bundle, store: store, formats: formats, rowKeys: rowKeys)
@@ -212,4 +228,9 @@ struct SettingsValidationTests {
         try pilot.type("c")
         #expect(ran == ["Root"])
     }
+}
+
+/// Counts the calls of a check.
+private final class Parses: @unchecked Sendable {
+    var count = 0
 }

@@ -27,6 +27,9 @@ public struct PathCompletion {
         let slash = typed.lastIndex(of: "/")
         let folderPart = slash.map { String(typed[...$0]) } ?? ""
         let namePart = slash.map { String(typed[typed.index(after: $0)...]) } ?? typed
+        // No name is longer than NAME_MAX nor a path than PATH_MAX: a pasted page has no
+        // completions, found without listing a folder.
+        guard namePart.utf8.count <= 255, folderPart.utf8.count <= 4096 else { return TabCompletion(text: typed) }
         let folder = folderPath(folderPart)
         // Hidden files only when asked for, as shells do.
         let names = Self.names(in: folder).filter { $0.hasPrefix(namePart) && (namePart.hasPrefix(".") || !$0.hasPrefix(".")) }

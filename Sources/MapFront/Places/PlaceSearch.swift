@@ -24,7 +24,17 @@ public struct PlaceSearch: Sendable {
     }
 
     private let entries: [Entry]
+    /// The longest folded name, in UTF-8 bytes: a needle longer than this is in no name.
+    private let longestKey: Int
     public var count: Int { entries.count }
+
+    /// What one search found, kept by the screen typing into it: when the next needle holds this
+    /// one, only the places found here can match it, so a letter typed looks among those alone.
+    public struct Found: Sendable {
+        fileprivate let needle: String
+        /// Every entry that matched, not only the best `limit`.
+        fileprivate let entries: [Int]
+    }
 
     /// Folds every name once, so each keystroke only compares.
     public init(places: [Place]) {
@@ -33,18 +43,42 @@ public struct PlaceSearch: Sendable {
             if let ascii = place.asciiName.map(Self.fold), !ascii.isEmpty, ascii != keys[0] { keys.append(ascii) }
             return Entry(place: place, keys: keys)
         }
+        longestKey = entries.lazy.flatMap(\.keys).map(\.utf8.count).max() ?? 0
     }
 
     /// The best `limit` matches for `query`, best first; empty for a blank query.
     public func matches(for query: String, limit: Int = 50) -> [Match] {
-        let needle = Self.fold(query).trimmingSpaces()
-        guard !needle.isEmpty, limit > 0 else { return [] }
+        var found: Found?
+        return matches(for: query, limit: limit, narrowing: &found)
+    }
+
+    /// The best `limit` matches for the typed `query`, best first; empty for a blank query or
+    /// one longer than every name. What it costs is bounded by the names, not by the text: a
+    /// 20 KB paste is folded only as far as the longest name reaches, and answers at once.
+    ///
+    /// - Parameters:
+    ///   - query: The text as typed (a field's characters or a string).
+    ///   - limit: How many matches to give.
+    ///   - previous: What the last search of the same field found; when the new needle holds
+    ///     the old one only those places are compared. Left with what this search found.
+    public func matches<Query: BidirectionalCollection>(for query: Query, limit: Int = 50, narrowing previous: inout Found?) -> [Match]
+    where Query.Element == Character {
+        guard let needle = needle(of: query), limit > 0 else {
+            previous = nil
+            return []
+        }
+        let candidates: [Int]
+        if let previous, needle.contains(previous.needle) { candidates = previous.entries } else { candidates = Array(entries.indices) }
         var found: [Match] = []
-        for entry in entries {
+        var matched: [Int] = []
+        for index in candidates {
+            let entry = entries[index]
             if let tier = entry.keys.compactMap({ Self.tier(of: needle, in: $0) }).min() {
                 found.append(Match(place: entry.place, tier: tier))
+                matched.append(index)
             }
         }
+        previous = Found(needle: needle, entries: matched)
         found.sort { a, b in
             if a.tier != b.tier { return a.tier < b.tier }
             if a.place.population != b.place.population { return a.place.population > b.place.population }
@@ -53,7 +87,32 @@ public struct PlaceSearch: Sendable {
         return Array(found.prefix(limit))
     }
 
+    /// The folded, trimmed needle for `query`; nil when it is blank or longer than every name.
+    /// Only as much of the query is folded as the longest name could hold (folding never
+    /// shortens a letter to nothing, only a mark, so a longer fold cannot come back within it).
+    func needle<Query: BidirectionalCollection>(of query: Query) -> String? where Query.Element == Character {
+        let isSpace = { (character: Character) in character.unicodeScalars.allSatisfy(Self.isTrimmed) }
+        guard let first = query.firstIndex(where: { !isSpace($0) }), let last = query.lastIndex(where: { !isSpace($0) }) else { return nil }
+        let trimmed = query[first...last]
+        let end = trimmed.index(trimmed.startIndex, offsetBy: longestKey + 1, limitedBy: trimmed.endIndex) ?? trimmed.endIndex
+        var needle = Self.fold(String(trimmed[..<end])).trimmingSpaces()
+        guard needle.utf8.count <= longestKey else { return nil }
+        if end != trimmed.endIndex {
+            // What was folded shrank to within a name: it held marks that fold away. Rare; the
+            // rest is folded too.
+            needle = Self.fold(String(trimmed)).trimmingSpaces()
+            guard needle.utf8.count <= longestKey else { return nil }
+        }
+        return needle.isEmpty ? nil : needle
+    }
+
+    /// What `trimmingSpaces` takes off a query's ends.
+    private static func isTrimmed(_ scalar: Unicode.Scalar) -> Bool {
+        scalar == "\t" || scalar == "\u{200B}" || scalar.properties.generalCategory == .spaceSeparator
+    }
+
     static func tier(of needle: String, in key: String) -> Tier? {
+        guard needle.utf8.count <= key.utf8.count else { return nil }
         if key == needle { return .exact }
         if key.hasPrefix(needle) { return .prefix }
         guard var range = key.firstRange(of: needle) else { return nil }

@@ -13,6 +13,8 @@ public final class PlaceSearchScreen: ModalScreen<Place?> {
     /// names have loaded, and must not keep an empty list once they have.
     private let source: () -> (search: PlaceSearch, status: MapDataStatus)
     private var visibleRows = 8
+    /// What the last search found, so a letter typed onto it looks only among those places.
+    private var lastFound: PlaceSearch.Found?
 
     public init(source: @escaping () -> (search: PlaceSearch, status: MapDataStatus), completion: ((Place?) -> Void)? = nil) {
         self.source = source
@@ -29,7 +31,8 @@ public final class PlaceSearchScreen: ModalScreen<Place?> {
         guard newSearch.count != search.count || newStatus != dataStatus else { return false }
         search = newSearch
         dataStatus = newStatus
-        if !field.isEmpty { results = search.matches(for: field.text) }
+        lastFound = nil
+        if !field.isEmpty { results = search.matches(for: field.characters, narrowing: &lastFound) }
         selectedRow = min(selectedRow, max(0, results.count - 1))
         return true
     }
@@ -56,23 +59,32 @@ public final class PlaceSearchScreen: ModalScreen<Place?> {
 
     public override func handle(_ event: Event) throws -> Bool {
         if case .key(let key) = event, key != .enter, key != .escape, key != .up, key != .down, field.apply(key) {
-            results = search.matches(for: field.text)
-            selectedRow = 0
+            if !Self.cursorKeys.contains(key) { findMatches() }  // a move of the cursor changes no match
             return true
         }
         if case .mouse(let mouse) = event {
-            if let motion = Motion(wheel: mouse) { move(motion) }
+            if let motion = Motion(wheel: mouse, rowsShown: visibleRows) { move(motion) }
             return true
         }
         if case .paste(let text) = event {
             field.insert(pasted: text)
-            results = search.matches(for: field.text)
-            selectedRow = 0
+            findMatches()
             return true
         }
         // Like a prompt, it swallows other keys; only the app's (Ctrl-C, F1, F2) get through.
         return try super.handle(event) || event.isKeyAModalKeeps
     }
+
+    /// Searches once per change of the name, among what the last search found when the name
+    /// grew; the field's characters are read as they are, never joined into a string.
+    private func findMatches() {
+        results = search.matches(for: field.characters, narrowing: &lastFound)
+        selectedRow = 0
+    }
+
+    /// The field's keys that only move its cursor.
+    private static let cursorKeys: Set<Key> = Set([.left, .right, .home, .end, .control("a"), .control("e"), .control("b"), .control("f")]
+                                                  + Key.wordLeftKeys + Key.wordRightKeys)
 
     /// What the list says when it has no rows.
     var emptyMessage: String {
@@ -83,7 +95,9 @@ public final class PlaceSearchScreen: ModalScreen<Place?> {
             case .ready: return "No places in the map data."
             }
         }
-        return field.isEmpty ? "Type a name: accents and case do not matter." : "No place matches “\(field.text)”."
+        // The name as far as a box could show it: a pasted page is not copied out on each frame.
+        let shown = field.characters.count > 64 ? String(field.characters.prefix(64)) + "…" : field.text
+        return field.isEmpty ? "Type a name: accents and case do not matter." : "No place matches “\(shown)”."
     }
 
     public override func draw(in canvas: Canvas) {

@@ -23,8 +23,14 @@ public struct SettingFormats: Sendable {
     /// What is wrong with `text` as the value of `key`, or nil when it may be saved.
     public func problem(forKey key: String, text: String) -> String? {
         guard let check = checks[key], !text.allSatisfy({ $0 == " " || $0 == "\t" }) else { return nil }
+        // Nothing with a form is this long (a path stops at PATH_MAX): said without parsing, so
+        // a page pasted into a field costs each frame no parse of all of it.
+        guard text.utf8.count <= Self.longestText else { return "longer than \(Self.longestText) bytes" }
         return check(text)
     }
+
+    /// The longest text a form can have: PATH_MAX, longer than any address or place.
+    public static let longestText = 4096
 
     /// The message refusing `value` for `key` on the command line, or nil when it may be
     /// saved. Only text is checked: the app reads these keys as text and nothing else. The
