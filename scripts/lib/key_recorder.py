@@ -1,9 +1,9 @@
 """Runs inside a terminal: turns on what the app turns on, then writes every byte the terminal sends.
 
-usage: key_recorder.py OUT_FILE [--replies]
+usage: key_recorder.py OUT_FILE [--replies] [--normal]
 
 Sets the tty raw, writes the entry's smkx (keypad transmit), metaSendsEscape (1036), SGR mouse
-(1000, 1002, 1006) and bracketed paste (2004), as the app does, then appends what it reads to
+(1000, 1002, 1006) and bracketed paste (2004), as the app does (--normal: all but smkx), then appends what it reads to
 OUT_FILE until it reads "\\x07q" (Ctrl-G then q: the driver's end mark). With --replies it
 first sends the usual queries (DA1, DA2, CPR, XTVERSION, OSC 11, DECRQM 2004, kitty keyboard)
 and writes their replies to OUT_FILE.replies.
@@ -23,7 +23,7 @@ def main():
     saved = termios.tcgetattr(fd)
     tty.setraw(fd)
     curses.setupterm()
-    smkx = curses.tigetstr("smkx") or b""
+    smkx = b"" if "--normal" in sys.argv else (curses.tigetstr("smkx") or b"")
     modes = smkx + b"\x1b[?1036h\x1b[?1000h\x1b[?1002h\x1b[?1006h\x1b[?2004h"
     os.write(1, modes)
     try:
