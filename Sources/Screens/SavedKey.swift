@@ -18,4 +18,8 @@ enum SavedKey {
     static let cursor = "cursor"
     static let line = "line"
     static let column = "column"
+    // KeptQuestion: a question with a text field on show over a screen
+    static let questionKind = "questionKind"
+    static let questionText = "questionText"
+    static let questionCursor = "questionCursor"
 }

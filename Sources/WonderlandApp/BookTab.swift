@@ -16,7 +16,8 @@ enum BookTab {
 }
 
 extension BookTab {
-    /// The reader is made at start-up and its lists are modals that are not saved, so there
-    /// is no screen to rebuild here.
+    /// The reader is made at start-up; its search and Open prompts are saved with it (it asks
+    /// them again, their answers acting on it) and its lists are not saved, so there is no
+    /// screen to rebuild here.
     static func registerRestorationClasses(in registry: inout RestorationClassRegistry, services: AppServices) {}
 }

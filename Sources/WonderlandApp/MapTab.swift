@@ -36,7 +36,8 @@ enum MapTab {
 extension MapTab {
     /// The map screen is made at start-up, so the engine finds it by identifier. Of the modals
     /// it presents, the pin's title prompt keeps its draft across a relaunch (it is rebuilt
-    /// here); search and the clear confirmation belong to the moment and are not saved.
+    /// here, as it saves the pin itself); the place finder's name is saved with the map, which
+    /// opens it again; the clear confirmation belongs to the moment and is not saved.
     static func registerRestorationClasses(in registry: inout RestorationClassRegistry, services: AppServices) {
         RememberPlacePrompt.register(in: &registry, store: services.store)
     }

@@ -66,14 +66,21 @@ extension ReaderScreen {
 
     // MARK: search
 
-    public func askForSearch() {
+    /// What the reader's kept question is, when it is the search or the Open prompt.
+    static let searchQuestion = "Search"
+    static let openQuestion = "Open"
+
+    /// Asks what to search for: empty, for a new search (↑ brings back the earlier ones), or,
+    /// after a relaunch, with what was typed.
+    public func askForSearch(typed: TextFieldState? = nil) {
         guard document != nil else { return }
-        // Starts empty, for a new search; ↑ brings back the earlier ones.
         let prompt = Prompt(title: "Search", message: "Find in the book (letters match either case):") { [weak self] text in
             guard let self, let text, !text.trimmingSpaces().isEmpty else { return }
             self.search(for: text)
         }
         prompt.history = searchHistory
+        if let typed { prompt.field = typed }
+        keptQuestion.asking(prompt, kind: Self.searchQuestion)
         present(prompt)
     }
 
@@ -173,13 +180,16 @@ extension ReaderScreen {
 
     // MARK: files
 
-    public func askForFile() {
+    /// Asks for the path of a book: the open book's, or, after a relaunch, what was typed.
+    public func askForFile(typed: TextFieldState? = nil) {
         let prompt = Prompt(title: "Open a book", message: "Path of a .txt, .md or .epub file (Tab completes):", text: document?.path ?? "") { [weak self] path in
             guard let self, let path else { return }
             self.openFile(path: path)
         }
         let paths = PathCompletion(home: environment.homeFolder)
         prompt.tabCompletion = { paths.complete($0) }
+        if let typed { prompt.field = typed }
+        keptQuestion.asking(prompt, kind: Self.openQuestion)
         present(prompt)
     }
 }

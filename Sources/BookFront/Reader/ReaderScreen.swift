@@ -24,6 +24,9 @@ public final class ReaderScreen: PagerScreen {
     /// A place decoded from the restoration archive, applied when the book is opened.
     var savedPlace: SavedPlace?
     var didOpenInitialBook = false
+    /// The search or Open prompt while it is on show: saved with the reader, so a relaunch asks
+    /// again with the text as it was typed.
+    var keptQuestion = KeptQuestion()
 
     var layout: TextLayout?
     var lineCount: LineCount?
@@ -91,13 +94,30 @@ public final class ReaderScreen: PagerScreen {
         setNeedsDisplay()
     }
     public override func cannotMove(_ motion: Motion) { sayCannotMove(motion) }
-    public override func encodeRestorableState(with coder: KeyedArchiver) throws { try encodePlace(with: coder) }
-    public override func decodeRestorableState(with coder: KeyedUnarchiver) throws { try decodePlace(with: coder) }
+    public override func encodeRestorableState(with coder: KeyedArchiver) throws {
+        try encodePlace(with: coder)
+        try keptQuestion.encode(with: coder)
+    }
+    public override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
+        try decodePlace(with: coder)
+        try? keptQuestion.decode(with: coder)  // a damaged draft costs the draft only
+    }
 
     // MARK: opening books
 
     public override func viewWillAppear() {
         openInitialBookIfNeeded()
+    }
+
+    /// A prompt on show when the app was last saved is asked again, with its text: the book is
+    /// open by now, so the search has something to search.
+    public override func viewDidAppear() {
+        guard let question = keptQuestion.takeQuestionToAskAgain() else { return }
+        switch question.kind {
+        case Self.searchQuestion: askForSearch(typed: question.field)
+        case Self.openQuestion: askForFile(typed: question.field)
+        default: break
+        }
     }
 
     /// The book for the first appearance: `--book`, else the one restored, else the default.

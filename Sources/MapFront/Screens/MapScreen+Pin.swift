@@ -64,7 +64,8 @@ extension MapScreen {
         return PinGuide(from: fix.coordinate, to: pin.coordinate)
     }
 
-    func presentSearch() {
+    /// Opens the place finder, empty or, after a relaunch, with the name as it was typed.
+    func presentSearch(typed: TextFieldState? = nil) {
         let search = PlaceSearchScreen(source: { [unowned self] in
             _ = self.drawer.takeLoadedData()  // the finder may hear of loading before the map does
             return (self.placeSearch, self.drawer.placesStatus())
@@ -72,6 +73,8 @@ extension MapScreen {
             guard let self, let place else { return }
             self.selectPlace(place)
         }
+        if let typed { search.resume(typed) }
+        keptSearch.asking(search, kind: "PlaceSearch")
         present(search)
     }
 }

@@ -37,6 +37,9 @@ public final class MapScreen: Screen {
     var drag: (start: Point, viewport: MapViewport)?
     private var observation: PreferenceObservation?
     private var cachedSearch: (count: Int, search: PlaceSearch)?
+    /// The place finder while it is open: saved with the map, so a relaunch opens it again
+    /// with the name as it was typed.
+    var keptSearch = KeptQuestion()
 
     public init(drawer: MapDrawing, location: LocationSource, store: PreferenceStore, restorationIdentifier: String = MapScreen.restorationID) {
         self.drawer = drawer
@@ -72,13 +75,21 @@ public final class MapScreen: Screen {
         followLocationIfTracking()
     }
 
+    public override func viewDidAppear() {
+        if let question = keptSearch.takeQuestionToAskAgain() { presentSearch(typed: question.field) }
+    }
+
     // MARK: drawing and restoration (the work is in the +Drawing and +Restoration files)
 
     public override func draw(in canvas: Canvas) { drawScreen(in: canvas) }
     public override func prepareForFirstFrame() { drawer.loadNow(state.viewport, type: preferences.mapType) }
-    public override func encodeRestorableState(with coder: KeyedArchiver) throws { try encodeState(with: coder) }
+    public override func encodeRestorableState(with coder: KeyedArchiver) throws {
+        try encodeState(with: coder)
+        try keptSearch.encode(with: coder)
+    }
     public override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
         decodeState(with: coder)
+        try? keptSearch.decode(with: coder)  // a damaged draft costs the draft only
         // The tab bar is decoded before its tabs, so it already knows whether the map is shown.
         if (parent as? TabScreen).map({ $0.selectedTab === self }) ?? true { beginLoadingForFirstFrame() }
     }

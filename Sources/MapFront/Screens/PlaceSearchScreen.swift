@@ -39,6 +39,12 @@ public final class PlaceSearchScreen: ModalScreen<Place?> {
 
     public override var acceptsTextInput: Bool { true }
 
+    /// Puts back a name typed before a relaunch, and finds its matches.
+    public func resume(_ typed: TextFieldState) {
+        field = typed
+        findMatches()
+    }
+
     public var selectedPlace: Place? { results.indices.contains(selectedRow) ? results[selectedRow].place : nil }
 
     public override var keyBindings: [KeyBinding] {
@@ -141,3 +147,5 @@ public final class PlaceSearchScreen: ModalScreen<Place?> {
         return result
     }
 }
+
+extension PlaceSearchScreen: AsksForText {}
