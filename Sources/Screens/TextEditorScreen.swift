@@ -89,6 +89,16 @@ open class TextEditorScreen: Screen {
         }
     }
 
+    /// The rows one paragraph (a line of text, without line breaks) takes in an editor whose text
+    /// is `width` columns wide, each without the spaces hanging at its end: for a screen that
+    /// shows read-only a text the editor edits (a saved note), so it wraps where the editor will
+    /// and no row moves when editing starts or stops. Includes the empty row the editor gives a
+    /// paragraph whose last row is full.
+    public static func rows(ofParagraph paragraph: String, width: Int) -> [String] {
+        let rows = ParagraphRows(paragraph, width: width)
+        return rows.rows.indices.map { String(rows.text(ofRow: $0, in: paragraph)).trimmingTrailingSpaces() }
+    }
+
     /// The text place shown at a screen position given relative to the editor's frame.
     ///
     /// Rows below the text give the last row; columns past a row's end give its end.

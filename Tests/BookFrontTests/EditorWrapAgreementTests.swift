@@ -1,4 +1,7 @@
+import Defaults
 import Foundation
+import ScreensTesting
+import Terminal
 import Testing
 @testable import BookFront
 @testable import Screens
@@ -57,5 +60,64 @@ struct EditorWrapAgreementTests {
                 #expect(editorRows(text, width: width) == readerLines(text, width: width), "width \(width): \(text)")
             }
         }
+    }
+
+    /// Texts whose rows the reader's rule and the editor's rule would cut differently: no
+    /// spaces at all, Japanese and Chinese (breaks beside every wide character), words longer
+    /// than a row, and these mixed with spaces and hanging spaces.
+    static let unspaced = [
+        "潮の時計は桟橋の端にあって、二つの文字盤はいつも食い違っていた。毎朝ひとつめを鍵で巻いた。",
+        "アリスは土手で姉のそばに座っているのに飽きてきました。本をのぞいても絵も会話もありません。",
+        "爱丽丝靠着姐姐坐在河岸上，无事可做，开始感到厌倦了。",
+        String(repeating: "curiouserandcuriouser", count: 6),
+        "Off with her head! " + String(repeating: "abcdefghij", count: 9) + " said the Queen.",
+        "ab世cd潮ef の時計 unbirthdays—well,why?   naïve" + String(repeating: "界", count: 31),
+        "two\nparagraphs 灯台灯台灯台灯台灯台灯台灯台灯台灯台灯台灯台灯台灯台灯台\n\nand a blank one",
+    ]
+
+    @Test func theRowsOfTheEditorAreTheRowsOfTheSavedNoteBesideThem() {
+        for text in Self.unspaced {
+            for width in [5, 9, 18, 37, 58] {
+                let paragraphs = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                let editor = paragraphs.flatMap { paragraph in
+                    TextEditorScreen.rows(of: [paragraph], width: width).map { row -> String in
+                        let start = paragraph.index(paragraph.startIndex, offsetBy: row.range.lowerBound)
+                        let end = paragraph.index(paragraph.startIndex, offsetBy: row.range.upperBound)
+                        return String(paragraph[start..<end]).trimmingTrailingSpaces()
+                    }
+                }
+                #expect(paragraphs.flatMap { TextEditorScreen.rows(ofParagraph: $0, width: width) } == editor, "width \(width): \(text)")
+            }
+        }
+    }
+
+    /// On a character's page: the note typed, then Esc, then e again: every row stays where it
+    /// was, for text without spaces too.
+    @Test(arguments: [40, 61, 80])
+    func aNoteStaysPutWhenEditingStopsAndStarts(columns: Int) throws {
+        for text in Self.unspaced {
+            let alice = BookCharacter(id: "alice", name: "Alice", aliases: [], description: "Curious.", firstChapter: 1)
+            let context = CharactersContext(catalog: .success(CharacterCatalog(characters: [alice])), store: InMemoryPreferenceStore(),
+                                            bookURL: URL(fileURLWithPath: "/nonexistent-wl-book.txt"), searchesInBackground: false)
+            let navigation = CharacterListScreen.makeNavigation(context: context)
+            navigation.push(CharacterDetailScreen(character: alice, context: context))
+            let pilot = Pilot(navigation, columns: columns, rows: 40)
+            try pilot.press(.character("e"))
+            try pilot.paste(text)
+            let editing = noteRows(pilot)
+            try pilot.press(.escape)
+            let reading = noteRows(pilot)
+            #expect(reading == editing, "at \(columns) columns, read and edited:\n\(pilot.numberedScreen)")
+            try pilot.press(.character("e"))
+            #expect(noteRows(pilot) == editing, "at \(columns) columns, edited again")
+        }
+    }
+
+    /// The rows under the notes header, to the hint bar, without their trailing spaces.
+    private func noteRows(_ pilot: Pilot) -> [String] {
+        guard let header = pilot.lines.firstIndex(where: { $0.hasPrefix("─ Notes") }) else { return [] }
+        var rows = Array(pilot.lines[(header + 1)..<(pilot.lines.count - 1)])
+        while rows.last == "" { rows.removeLast() }
+        return rows
     }
 }

@@ -247,8 +247,9 @@ public final class CharacterDetailScreen: Screen {
         if note.isEmpty { rows.append(("No notes yet. Press e to write some.", .plain)) }
         for paragraph in note.isEmpty ? [] : note.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             let style = paragraph == Self.otherVersionMarker ? Style(underline: true) : .plain
-            let wrapped = DisplayWidth.wrap(String(paragraph), to: max(1, canvas.width - 2))
-            rows += (wrapped.isEmpty ? [""] : wrapped).map { ($0, style) }
+            // The editor's rule, not the reader's: the note read wraps where it wraps edited, so
+            // nothing moves on e or Esc (text without spaces, CJK and long words included).
+            rows += TextEditorScreen.rows(ofParagraph: String(paragraph), width: max(1, canvas.width - 2)).map { ($0, style) }
         }
         for (row, line) in rows.prefix(canvas.height).enumerated() {
             canvas.write(line.text, x: 1, y: row, style: line.style)
