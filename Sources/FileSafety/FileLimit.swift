@@ -40,6 +40,9 @@ extension FileLimit {
     public static let epubBook = FileLimit(bytes: 512 << 20, name: "an EPUB book")
     /// A Settings.bundle pane (Root.plist, a child pane).
     public static let settingsBundleFile = FileLimit(bytes: 4 << 20, name: "a settings bundle file")
+    /// A book read whole to learn whether it is the default book, byte for byte: the default
+    /// book is about 150 KB, so anything much bigger is another book, known without reading it.
+    public static let defaultBookCandidate = FileLimit(bytes: 1 << 20, name: "a book checked against the default book")
     /// Characters.plist.
     public static let characterList = FileLimit(bytes: 4 << 20, name: "the character list")
     /// A file given to `wonderland plist lint | print | convert`: a property list or keyed

@@ -7,11 +7,14 @@ import Screens
 
 enum CharactersTab {
     /// The context the tab's screens share: the character list, the notes in the app's store
-    /// and the default book in the data folder. One per launch: the tab and the restored detail
-    /// read the list and search the book once between them.
+    /// and the default book in the data folder (or the same book given to `--book`). One per
+    /// launch: the tab and the restored detail read the list and search the book once between them.
     static func context(services: AppServices) -> CharactersContext {
         if let made = services.shared.characters { return made }
-        let made = CharactersContext.standard(store: services.store, dataFolderPath: services.launch.dataFolderPath, environment: services.launch.environment)
+        let environment = services.launch.environment
+        let openBook = services.launch.bookPath.map { ReaderScreen.absolutePath($0, home: environment["HOME"]) }
+        let made = CharactersContext.standard(store: services.store, dataFolderPath: services.launch.dataFolderPath, openBook: openBook,
+                                              environment: environment)
         services.shared.characters = made
         return made
     }

@@ -68,7 +68,7 @@ struct CharacterAppearancesTests {
     @Test func infoTextSaysWhereOrWhyNot() {
         let character = BookCharacter(id: "dodo", name: "Dodo", aliases: ["the bird"], description: "A bird. It races.", firstChapter: 2)
         #expect(CharacterInfoText.chapterSummary(.found(mentions: [2: 12, 1: 1], chapterCount: 12)) == "Appears in chapters 2 (1 mention), 3 (12 mentions).")
-        #expect(CharacterInfoText.chapterSummary(.bookNotInstalled(path: "/x")) == "Chapters: the book is not installed (scripts/fetch-book).")
+        #expect(CharacterInfoText.chapterSummary(.bookNotInstalled(path: "/x")) == "Chapters: the book is not here (wonderland --book PATH).")
         #expect(CharacterInfoText.chapterSummary(.found(mentions: [:], chapterCount: 0)) == "Chapters: the book has no chapters marked.")
         #expect(CharacterInfoText.chapterSummary(.found(mentions: [:], chapterCount: 3)) == "Chapters: not mentioned by name in the book.")
         let lines = CharacterInfoText.lines(for: character, appearances: .searching, width: 30)

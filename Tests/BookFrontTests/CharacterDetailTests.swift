@@ -127,7 +127,7 @@ struct CharacterDetailTests {
         let pilot = try DetailPilot(bookURL: book)
         try pilot.send(.key(.enter))
         let detail = try #require(pilot.detail)
-        #expect(pilot.lines.contains(" Chapters: the book is not installed (scripts/fetch-book)."))
+        #expect(pilot.lines.contains(" Chapters: the book is not here (wonderland --book PATH)."))
         #expect(detail.handleWake() == false, "nothing new: no redraw")
 
         try FileManager.default.createDirectory(at: book.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -188,7 +188,7 @@ struct CharacterDetailTests {
         #expect(pilot.lines[1].hasPrefix(" First seen in chapter 2"))
         #expect(pilot.lines[5].hasSuffix(" ↑↓ more"))
         try pilot.send(.key(.pageDown), .key(.pageDown))
-        #expect(Array(pilot.lines[3...4]) == [" Chapters: the book is not installed", " (scripts/fetch-book)."], "the last line is reached and no further")
+        #expect(Array(pilot.lines[3...4]) == [" Chapters: the book is not here", " (wonderland --book PATH)."], "the last line is reached and no further")
         #expect(pilot.lines[5].hasSuffix(" ↑ more"))
         #expect(pilot.lines[6] == " No notes yet. Press e to write some.")
     }

@@ -171,7 +171,7 @@ struct ReaderTests {
     @Test func withoutTheDefaultBookTheTabSaysHowToGetIt() throws {
         let harness = ReaderHarness()
         let text = harness.lines.joined(separator: " ")
-        #expect(text.contains("scripts/fetch-book"))
+        #expect(text.contains("wonderland --book PATH"))
         #expect(text.contains("press o to open"))
         #expect(harness.reader.keyBindings.map(\.label) == ["o"])
     }

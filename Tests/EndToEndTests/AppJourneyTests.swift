@@ -18,7 +18,7 @@ struct AppJourneyTests {
         #expect(screen[1] == " Characters")
 
         try tmux.type("3")
-        try tmux.waitForText("scripts/fetch-book")
+        try tmux.waitForText("wonderland --book PATH")
 
         try tmux.click(x: 12, y: 0)  // on "2 Characters"
         try tmux.waitForText("▸ Alice")

@@ -15,7 +15,7 @@ struct CharacterJourneyTests {
         try tmux.waitForText("▸ Mock Turtle")
         try tmux.press("Enter")
         try tmux.waitForText("Characters › Mock Turtle")
-        try tmux.waitForText("Chapters: the book is not installed (scripts/fetch-book).")
+        try tmux.waitForText("Chapters: the book is not here (wonderland --book PATH).")
         try tmux.type("e")
         try tmux.waitForText("Notes (editing")
         let draft = "Sobs about his school days, and sings of"

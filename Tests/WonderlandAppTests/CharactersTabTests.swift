@@ -76,7 +76,7 @@ struct CharactersTabTests {
         #expect(launch.lines[2] == " White Rabbit")
         #expect(launch.lines[3] == " First seen in chapter 1 · also called Rabbit")
         #expect(launch.lines[5].hasPrefix(" A nervous rabbit in a waistcoat"))
-        #expect(launch.row(of: "Chapters: the book is not installed (scripts/fetch-book).") != nil)
+        #expect(launch.row(of: "Chapters: the book is not here (wonderland --book PATH).") != nil)
         #expect(launch.row(of: "No notes yet. Press e to write some.") != nil)
         #expect(launch.lines[23].hasPrefix("e Edit notes  Esc Back to Characters"))
         // Reading keys are not text: q still quits from here.

@@ -117,7 +117,7 @@ struct RootScreenTests {
         let pilot = AppPilot()
         try pilot.press(.character("3"))
         // No book is installed in the tests' data folder: the tab says how to get one.
-        #expect(pilot.lines.contains { $0.contains("scripts/fetch-book") }, "\(pilot.lines)")
+        #expect(pilot.lines.contains { $0.contains("wonderland --book PATH") }, "\(pilot.lines)")
     }
 
     @Test func asciiMonochromeTerminalShowsFallbacks() throws {

@@ -9,7 +9,7 @@ import Darwin
 
 /// What the detail screen can say about where a character appears.
 public enum AppearanceStatus: Equatable, Sendable {
-    /// The book file is not there: the set-up has not fetched it.
+    /// The book file is not there (nor given to `--book`).
     case bookNotInstalled(path: String)
     case searching
     case unreadable(String)

@@ -30,7 +30,7 @@ public enum CharacterInfoText {
     public static func chapterSummary(_ appearances: AppearanceStatus) -> String {
         switch appearances {
         case .bookNotInstalled:
-            return "Chapters: the book is not installed (scripts/fetch-book)."
+            return "Chapters: the book is not here (wonderland --book PATH)."
         case .searching:
             return "Chapters: searching the book…"
         case .unreadable(let reason):

@@ -53,12 +53,17 @@ public final class CharactersContext {
         }
     }
 
-    /// The app's context: the standard character list and the default book in `dataFolder`.
-    public static func standard(store: PreferenceStore, dataFolderPath: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> CharactersContext {
+    /// The app's context: the standard character list and the default book in `dataFolder`, or
+    /// `openBook` (the absolute path given to `--book`) when that is the same book and the data
+    /// folder has none: the page finds its chapters in the book the Book tab shows. Tests give
+    /// the digest of their own book as `defaultBookSHA256`.
+    public static func standard(store: PreferenceStore, dataFolderPath: String, openBook: String? = nil,
+                                defaultBookSHA256: String = BookLibrary.defaultBookSHA256,
+                                environment: [String: String] = ProcessInfo.processInfo.environment) -> CharactersContext {
         CharactersContext(readingCatalog: {
             Result { try CharacterCatalog.standard(environment: environment) }.mapError { error in
                 error as? CharacterCatalogError ?? CharacterCatalogError(source: CharacterCatalog.fileName, message: "\(error)")
             }
-        }, store: store, bookPath: BookLibrary.defaultBookPath(dataFolderPath: dataFolderPath))
+        }, store: store, bookPath: BookLibrary.charactersBookPath(dataFolderPath: dataFolderPath, openBook: openBook, sha256: defaultBookSHA256))
     }
 }

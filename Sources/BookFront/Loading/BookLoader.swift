@@ -71,5 +71,5 @@ public enum BookLibrary {
     /// The SHA-256 scripts/fetch-book checks the default book against.
     public static let defaultBookSHA256 = "7467306ee0feed4971260f3c87421154a05be571d944e9cb021a5713700c38f0"
     /// What to tell the user when the default book is missing.
-    public static let fetchHint = "The default book is fetched by the set-up: run scripts/fetch-book (or scripts/setup), or open a .txt, .md or .epub file."
+    public static let fetchHint = "Alice's Adventures in Wonderland is not on this machine: open a copy with wonderland --book PATH, or press o to open any .txt, .md or .epub file."
 }

@@ -84,9 +84,9 @@ extension ReaderScreen {
     private func drawWithoutBook(in canvas: Canvas) {
         let path = BookLibrary.defaultBookPath(dataFolderPath: environment.dataFolderPath)
         let text = """
-            Alice's Adventures in Wonderland is not on this machine yet: the project does not \
-            ship the book's text. Run scripts/fetch-book (the README's set-up does), which puts it \
-            at \(path).
+            Alice's Adventures in Wonderland is not on this machine yet: the app does not ship the \
+            book's text. Open a copy with wonderland --book PATH, or put Project Gutenberg's plain \
+            text of it at \(path).
 
             Or press o to open any .txt, .md or .epub file.
             """

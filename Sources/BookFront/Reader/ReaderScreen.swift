@@ -217,7 +217,7 @@ public final class ReaderScreen: PagerScreen {
     /// still names the file when the app is started from another folder.
     /// `~` is `home` ($HOME), as in a shell, not the password file's home directory, which
     /// is another folder under `sudo -E`, in a container or with HOME set for a test.
-    static func absolutePath(_ path: String, home: String?) -> String {
+    public static func absolutePath(_ path: String, home: String?) -> String {
         let expanded = UserFolders(environment: ["HOME": home ?? ""]).expandingTilde(path, otherUsers: true)
         guard !expanded.hasPrefix("/") else { return expanded }
         return URL(fileURLWithPath: expanded, relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath + "/")).standardizedFileURL.path
