@@ -47,7 +47,8 @@ enum ManualPage {
             .SH SHELL COMPLETION
             .B wonderland \\-\\-generate\\-completion\\-script
             \\fBbash\\fR|\\fBzsh\\fR|\\fBfish\\fR
-            prints a completion script; \\fBscripts/run\\fR installs them, and this page.
+            prints a completion script; save it where the shell loads completions from (for bash,
+            \\fI~/.local/share/bash-completion/completions/wonderland\\fR).
 
             """
         return page
