@@ -256,6 +256,11 @@ open class ListScreen: Screen {
         if state.isEditingFilter || !state.filter.isEmpty {
             bindings.append(KeyBinding(.escape, help: "Clear the filter") { [unowned self] in self.clearFilter() })
         }
+        if state.isEditingFilter {
+            bindings += TextFieldState.keyBindings { [unowned self] key in
+                if self.state.filter.apply(key) { self.refilter() }
+            }
+        }
         return bindings
     }
 

@@ -191,7 +191,8 @@ open class Prompt: ModalScreen<String?> {
         field = TextFieldState(text, cursor: try coder.decodeInteger(forKey: SavedKey.cursor))
     }
 
-    /// Enter to answer, Esc to cancel, and, when set up, Tab to complete and ↑↓ for earlier answers.
+    /// Enter to answer, Esc to cancel, and, when set up, Tab to complete and ↑↓ for earlier
+    /// answers; then the field's editing keys, for the help.
     public override var keyBindings: [KeyBinding] {
         [
             KeyBinding(.enter, help: "OK") { [unowned self] in self.finish(self.field.text) },
@@ -202,7 +203,7 @@ open class Prompt: ModalScreen<String?> {
             KeyBinding([.up, .down], label: "↑↓", help: "Earlier answers", showsInHintBar: false) { [unowned self] key in
                 self.recall(older: key == .up)
             },
-        ])
+        ]) + TextFieldState.keyBindings { [unowned self] key in _ = self.field.apply(key) }
     }
 
     private func complete() {

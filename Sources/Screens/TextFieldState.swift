@@ -34,33 +34,65 @@ public struct TextFieldState: Hashable, Sendable {
     /// - Returns: `false` for keys a text field does not use (Enter, Esc, arrows up and down),
     ///   so the screen holding it can act on them; `true` when the key was used.
     public mutating func apply(_ key: Key) -> Bool {
-        switch key {
-        case .character(let c):
+        if case .character(let c) = key {
             characters.insert(c, at: cursor)
             cursor += 1
-        case .backspace, .control("h"):
-            guard cursor > 0 else { return true }
-            characters.remove(at: cursor - 1)
-            cursor -= 1
-        case .delete, .control("d"):
-            if cursor < characters.count { characters.remove(at: cursor) }
-        case .left, .control("b"): cursor = max(0, cursor - 1)
-        case .right, .control("f"): cursor = min(characters.count, cursor + 1)
-        case .home, .control("a"): cursor = 0
-        case .end, .control("e"): cursor = characters.count
-        case .control("u"):
-            characters.removeFirst(cursor)
-            cursor = 0
-        case .control("k"): characters.removeLast(characters.count - cursor)
-        case .control("w"), .modified(.backspace, .alt):
-            let start = WordMotion.start(before: cursor, in: characters)
-            characters.removeSubrange(start..<cursor)
-            cursor = start
-        case _ where Key.wordLeftKeys.contains(key): cursor = WordMotion.start(before: cursor, in: characters)
-        case _ where Key.wordRightKeys.contains(key): cursor = WordMotion.end(after: cursor, in: characters)
-        default: return false
+            return true
         }
+        guard let editing = Self.editingKeys.first(where: { $0.keys.contains(key) }) else { return false }
+        editing.edit(&self, key)
         return true
+    }
+
+    /// A group of a field's editing keys, with its help: what ``apply(_:)`` does with them, and
+    /// what a screen holding a field lists in its help (``keyBindings(apply:)``).
+    struct EditingKey: Sendable {
+        let keys: [Key]
+        let label: String
+        let help: String
+        let edit: @Sendable (inout TextFieldState, Key) -> Void
+    }
+
+    /// Every key a field edits or moves with but the characters it inserts, declared once.
+    static let editingKeys: [EditingKey] = [
+        EditingKey(keys: [.left, .right, .control("b"), .control("f")], label: "←→", help: "Move the cursor (also ^B/^F)") { field, key in
+            field.cursor = key == .left || key == .control("b") ? max(0, field.cursor - 1) : min(field.characters.count, field.cursor + 1)
+        },
+        EditingKey(keys: [.home, .control("a"), .end, .control("e")], label: "Home/End", help: "Start / end of the text (also ^A/^E)") { field, key in
+            field.cursor = key == .home || key == .control("a") ? 0 : field.characters.count
+        },
+        EditingKey(keys: Key.wordLeftKeys + Key.wordRightKeys, label: "C-←→", help: "Move by words (also M-b, M-f)") { field, key in
+            field.cursor = Key.wordLeftKeys.contains(key) ? WordMotion.start(before: field.cursor, in: field.characters)
+                : WordMotion.end(after: field.cursor, in: field.characters)
+        },
+        EditingKey(keys: [.backspace, .control("h")], label: "Bksp", help: "Delete the character before the cursor") { field, _ in
+            guard field.cursor > 0 else { return }
+            field.characters.remove(at: field.cursor - 1)
+            field.cursor -= 1
+        },
+        EditingKey(keys: [.delete, .control("d")], label: "Del", help: "Delete the character at the cursor (also ^D)") { field, _ in
+            if field.cursor < field.characters.count { field.characters.remove(at: field.cursor) }
+        },
+        EditingKey(keys: [.control("w"), .modified(.backspace, .alt)], label: "^W", help: "Delete the word before the cursor (also M-Bksp)") { field, _ in
+            let start = WordMotion.start(before: field.cursor, in: field.characters)
+            field.characters.removeSubrange(start..<field.cursor)
+            field.cursor = start
+        },
+        EditingKey(keys: [.control("u")], label: "^U", help: "Delete to the start") { field, _ in
+            field.characters.removeFirst(field.cursor)
+            field.cursor = 0
+        },
+        EditingKey(keys: [.control("k")], label: "^K", help: "Delete to the end") { field, _ in
+            field.characters.removeLast(field.characters.count - field.cursor)
+        },
+    ]
+
+    /// The field's editing keys as bindings for a screen's help, kept out of the hint bar. A
+    /// screen gives keys to its field before its bindings, so these act only when reached some
+    /// other way; `apply` is where the screen applies the key to its field (and, for a filter,
+    /// filters again).
+    public static func keyBindings(apply: @escaping (Key) -> Void) -> [KeyBinding] {
+        editingKeys.map { editing in KeyBinding(editing.keys, label: editing.label, help: editing.help, showsInHintBar: false) { key in apply(key) } }
     }
 
     /// Inserts pasted text at the cursor. The field holds one line, so line breaks and tabs

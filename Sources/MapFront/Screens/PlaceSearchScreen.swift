@@ -54,6 +54,9 @@ public final class PlaceSearchScreen: ModalScreen<Place?> {
             },
             KeyBinding(.escape, help: "Cancel") { [unowned self] in self.finish(nil) },
         ] + MotionKeys(lineHelp: "Choose a match", letters: false, ends: false).bindings { [unowned self] in self.move($0) }
+            + TextFieldState.keyBindings { [unowned self] key in
+                if self.field.apply(key) { self.findMatches() }
+            }
     }
 
     /// Letters, Home/End and ^A/^E belong to the name being typed; the arrows, PgUp/PgDn and

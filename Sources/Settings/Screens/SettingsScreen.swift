@@ -300,7 +300,7 @@ public final class SettingsScreen: Screen {
             return [
                 KeyBinding(.enter, help: "Save (not while the text is wrong)") { [unowned self] in self.commitEditing() },
                 KeyBinding(.escape, help: "Cancel: keep the old value") { [unowned self] in self.cancelEditing() },
-            ]
+            ] + TextFieldState.keyBindings { [unowned self] key in _ = self.state.field.apply(key) }
         }
         var bindings: [KeyBinding] = []
         var onSlider = false
