@@ -9,10 +9,20 @@ public struct SettingsPaneState: Hashable, Sendable, Codable {
     public var scrollOffset: Int
     /// The key of the text field being edited, nil when none is.
     public var editingKey: String?
+    /// The edited text as a text field, kept as the field keeps it: a key typed changes it in
+    /// place, where going through a string would copy and split the whole text at every key.
+    var field: TextFieldState
+
     /// The unsaved text of that field.
-    public var editingText: String
+    public var editingText: String {
+        get { field.text }
+        set { field = TextFieldState(newValue, cursor: field.cursor) }
+    }
     /// The cursor in that text, in characters.
-    public var editingCursor: Int
+    public var editingCursor: Int {
+        get { field.cursor }
+        set { field = TextFieldState(field.text, cursor: newValue) }
+    }
 
     /// A state; the defaults are a pane just opened: at the top, nothing edited (the screen
     /// then selects its first row).
@@ -20,16 +30,26 @@ public struct SettingsPaneState: Hashable, Sendable, Codable {
         self.selectedRowID = selectedRowID
         self.scrollOffset = scrollOffset
         self.editingKey = editingKey
-        self.editingText = editingText
-        self.editingCursor = editingCursor
+        self.field = TextFieldState(editingText, cursor: editingCursor)
     }
 
-    /// The edited text as a text field, for editing.
-    var field: TextFieldState {
-        get { TextFieldState(editingText, cursor: editingCursor) }
-        set {
-            editingText = newValue.text
-            editingCursor = newValue.cursor
-        }
+    private enum CodingKeys: String, CodingKey { case selectedRowID, scrollOffset, editingKey, editingText, editingCursor }
+
+    public init(from decoder: Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(selectedRowID: try values.decodeIfPresent(String.self, forKey: .selectedRowID),
+                  scrollOffset: try values.decode(Int.self, forKey: .scrollOffset),
+                  editingKey: try values.decodeIfPresent(String.self, forKey: .editingKey),
+                  editingText: try values.decode(String.self, forKey: .editingText),
+                  editingCursor: try values.decode(Int.self, forKey: .editingCursor))
+    }
+
+    public func encode(to encoder: Encoder) throws {
+        var values = encoder.container(keyedBy: CodingKeys.self)
+        try values.encodeIfPresent(selectedRowID, forKey: .selectedRowID)
+        try values.encode(scrollOffset, forKey: .scrollOffset)
+        try values.encodeIfPresent(editingKey, forKey: .editingKey)
+        try values.encode(editingText, forKey: .editingText)
+        try values.encode(editingCursor, forKey: .editingCursor)
     }
 }
