@@ -327,8 +327,13 @@ public final class Application {
         if !typing {
             bindings.append(KeyBinding(.character("q"), help: "Quit") { [unowned self] in self.terminate(.quit) })
         }
-        bindings.append(KeyBinding(.control("c"), help: "Quit (from anywhere)", showsInHintBar: typing) { [unowned self] in self.terminate(.interrupt) })
+        bindings.append(interruptBinding(showsInHintBar: typing))
         return bindings
+    }
+
+    /// Ctrl-C, which quits from under any modal too.
+    private func interruptBinding(showsInHintBar: Bool) -> KeyBinding {
+        KeyBinding(.control("c"), help: "Quit (from anywhere)", showsInHintBar: showsInHintBar) { [unowned self] in self.terminate(.interrupt) }
     }
 
     private func handleGlobal(_ key: Key) throws {
@@ -339,13 +344,13 @@ public final class Application {
         }
     }
 
-    /// What the hint bar keeps at its right end: help and quit; under a modal help (and the
-    /// messages, for a container); nothing under the help and the messages themselves, which
-    /// F1 and F2 close.
+    /// What the hint bar keeps at its right end (and help lists last): help and quit; under a
+    /// modal the keys that still work there, help shown, the messages and Ctrl-C listed only;
+    /// nothing under the help and the messages themselves, which F1 and F2 close.
     private var pinnedBindings: [KeyBinding] {
         guard let modal = modals.last else { return globalBindings }
         if modal is ScrollingOverlay { return [] }
-        return modal.children.isEmpty ? [helpBinding] : [helpBinding, messagesBinding]
+        return [helpBinding, messagesBinding, interruptBinding(showsInHintBar: false)]
     }
 
     /// Help and the messages come before the screens see the key wherever no screen on show
