@@ -111,7 +111,10 @@ class Terminal:
             self.why = "the app was not started in time"
             return False
         time.sleep(0.5)
-        return self.settle(timeout=max(1, deadline - time.time()))
+        if not self.settle(timeout=max(1, deadline - time.time())):
+            self.why = "the app ended before its first frame settled"
+            return False
+        return True
 
     def cpu_ticks(self):
         try:
