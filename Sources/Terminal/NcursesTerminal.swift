@@ -19,7 +19,10 @@ public final class NcursesTerminal: Terminal {
     private var shown: CellBuffer?
     private var colorPairs = ColorPairs()
     private var isRestored = false
-    private var queued: [Event] = []
+    /// Keys, mouse reports and pastes decoded and not yet handed out.
+    private var queued = EventQueue()
+    /// Signal events beyond the first of one wake-up, handed out before any key.
+    private var signalled: [Event] = []
     private var decoder = InputDecoder()
     /// The locale's charset: what typed text is read in and what a frame outside UTF-8 may keep.
     private var charset = InputCharset.utf8
@@ -188,7 +191,7 @@ public final class NcursesTerminal: Terminal {
         // A signal goes before keys already read: Ctrl-C or SIGTERM must not wait behind a
         // flood of typed or pasted keys.
         if let event = signalEvent() { return event }
-        if !queued.isEmpty { return queued.removeFirst() }
+        if let event = queued.popFirst() { return event }
         if let event = readInput() { return event }
         var wait = timeout
         if let deadline = inputDeadline {
@@ -202,12 +205,13 @@ public final class NcursesTerminal: Terminal {
         if let deadline = inputDeadline, ContinuousClock.now >= deadline {
             inputDeadline = nil
             queued.append(contentsOf: decoder.timeout())
-            if !queued.isEmpty { return queued.removeFirst() }
+            if let event = queued.popFirst() { return event }
         }
         return nil
     }
     /// Turns the flags the handlers set into events, most urgent first.
     private func signalEvent() -> Event? {
+        if !signalled.isEmpty { return signalled.removeFirst() }
         let bits = SignalFlags.take()
         guard bits != 0 else { return nil }
         var events: [Event] = []
@@ -222,7 +226,7 @@ public final class NcursesTerminal: Terminal {
         if bits & SignalFlags.interrupt != 0 { events.append(.terminate(.interrupt)) }
         if bits & SignalFlags.wake != 0 { events.append(.wake) }
         guard !events.isEmpty else { return nil }
-        queued.insert(contentsOf: events.dropFirst(), at: 0)
+        signalled = Array(events.dropFirst())
         return events.first
     }
 
@@ -256,16 +260,27 @@ public final class NcursesTerminal: Terminal {
     private func readInput() -> Event? {
         while queued.isEmpty && stdinHasBytes() {
             // One byte at a time, as curses read: what is typed after the key that quits stays
-            // in the terminal for the shell. Only a paste, whose end is known to come, is read
-            // in bulk.
-            let wanted = decoder.isInPaste ? readBuffer.count : 1
+            // in the terminal for the shell. A paste, whose end is known to come, is read in
+            // bulk, and so is a flood (more waiting than anyone types ahead: text pasted
+            // without brackets): left in the tty, it would hold a Ctrl-C behind it until every
+            // key before had been handled, and what a flood leaves after a quit is no command
+            // for the shell either.
+            let wanted = decoder.isInPaste || Self.bytesWaiting() >= Self.floodBytes ? readBuffer.count : 1
             let count = readBuffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, wanted) }
             if count == 0 { SignalFlags.record(SignalFlags.hangup) }
             guard count > 0 else { break }
             queued.append(contentsOf: decoder.feed(readBuffer[..<count]))
             inputDeadline = decoder.isWaiting ? .now + .seconds(decoder.isInPaste ? Self.pasteSilence : escapeDelay) : nil
         }
-        return queued.isEmpty ? nil : queued.removeFirst()
+        return queued.popFirst()
+    }
+
+    /// Bytes waiting on stdin that no typing ahead reaches.
+    private static let floodBytes: Int32 = 256
+
+    private static func bytesWaiting() -> Int32 {
+        var count: Int32 = 0
+        return ioctl(STDIN_FILENO, UInt(FIONREAD), &count) == 0 ? count : 0
     }
 
     private func stdinHasBytes() -> Bool {
