@@ -100,4 +100,6 @@ public struct LaunchOptions {
 /// character list and one book search, not one each — made by whichever asks first.
 final class SharedFrontObjects {
     var characters: CharactersContext?
+    /// The Book tab's reader, for the Characters tab to find the default book in it.
+    weak var reader: ReaderScreen?
 }

@@ -9,9 +9,11 @@ import Terminal
 
 enum BookTab {
     static func make(services: AppServices) -> Screen {
-        ReaderScreen(environment: ReaderEnvironment(store: services.store, dataFolderPath: services.launch.dataFolderPath,
-                                                    bookPath: services.launch.bookPath, homeFolder: services.launch.environment["HOME"],
-                                                    indexes: BookIndexStore.standard(environment: services.launch.environment)))
+        let reader = ReaderScreen(environment: ReaderEnvironment(store: services.store, dataFolderPath: services.launch.dataFolderPath,
+                                                                 bookPath: services.launch.bookPath, homeFolder: services.launch.environment["HOME"],
+                                                                 indexes: BookIndexStore.standard(environment: services.launch.environment)))
+        services.shared.reader = reader
+        return reader
     }
 }
 

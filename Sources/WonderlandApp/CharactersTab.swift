@@ -15,6 +15,9 @@ enum CharactersTab {
         let openBook = services.launch.bookPath.map { ReaderScreen.absolutePath($0, home: environment["HOME"]) }
         let made = CharactersContext.standard(store: services.store, dataFolderPath: services.launch.dataFolderPath, openBook: openBook,
                                               environment: environment)
+        // A copy of the default book opened later (o, or the book reopened at launch) counts too.
+        let shared = services.shared
+        made.alsoLookIn = DefaultBookCopy { [weak shared] in shared?.reader?.bookPath }.find
         services.shared.characters = made
         return made
     }

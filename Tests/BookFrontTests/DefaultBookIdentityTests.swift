@@ -63,4 +63,40 @@ struct DefaultBookIdentityTests {
         let other = try page(sha256: BookLibrary.defaultBookSHA256)
         other.expectScreen(contains: "Chapters: the book is not here (wonderland --book PATH).")
     }
+
+    @Test func aCopyOfTheBookOpenedLaterIsTakenWhileTheBookIsMissing() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = try write(Self.alice, at: "elsewhere/opened with o.txt")
+        let another = try write("CHAPTER I.\n\nSomething else entirely.\n", at: "elsewhere/other.txt")
+        let rabbit = BookCharacter(id: "white-rabbit", name: "White Rabbit", aliases: ["Rabbit"], description: "Late.", firstChapter: 1)
+        let context = CharactersContext.standard(store: InMemoryPreferenceStore(), dataFolderPath: folder.appendingPathComponent("data").path)
+        var open: String?
+        var looks = 0
+        context.alsoLookIn = DefaultBookCopy(sha256: SHA256.hex(of: Array(Self.alice.utf8))) { looks += 1; return open }.find
+        context.book.startInBackground = { $0() }
+        let navigation = CharacterListScreen.makeNavigation(context: context)
+        navigation.push(CharacterDetailScreen(character: rabbit, context: context))
+        let pilot = Pilot(navigation, columns: 80, rows: 20)
+        pilot.expectScreen(contains: "Chapters: the book is not here")
+        open = another  // another book open: still not here
+        try pilot.send(.wake)
+        pilot.expectScreen(contains: "Chapters: the book is not here")
+        open = copy  // the same book opened in the Book tab: its chapters
+        try pilot.send(.wake)
+        pilot.expectScreen(contains: "Appears in chapters 1 (1 mention), 2 (1 mention).")
+        #expect(context.book.path == copy)
+        // Once searched, the page keeps its book, whatever is opened next.
+        open = another
+        try pilot.send(.wake)
+        #expect(context.book.path == copy)
+        #expect(looks >= 2)
+    }
+
+    @Test func theReaderSaysWhichBookItShowsOrWillReopen() throws {
+        let books = ["/tide": ReaderFixture.document(path: "/tide")]
+        let given = ReaderHarness(books: books, bookPath: "/tide")
+        #expect(given.reader.bookPath == "/tide")
+        let none = ReaderHarness()
+        #expect(none.reader.bookPath == nil)
+    }
 }

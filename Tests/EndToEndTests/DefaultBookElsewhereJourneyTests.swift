@@ -22,4 +22,32 @@ struct DefaultBookElsewhereJourneyTests {
         tmux.check(!page.joined().contains("not here"), "the chapters, not a missing book")
         try tmux.quitApp()
     }
+
+    @Test("Alice opened with o, then a relaunch without --book: the character page lists her chapters both times",
+          .enabled(if: ProofBook.realBookPath != nil))
+    func charactersFindTheirChaptersInTheBookOpenedInTheTab() throws {
+        let tmux = try TmuxSession(columns: 80, rows: 24)
+        let copy = tmux.home.appendingPathComponent("alice.txt")
+        try FileManager.default.copyItem(atPath: try #require(ProofBook.realBookPath), toPath: copy.path)
+
+        try tmux.launchApp()
+        try tmux.type("3")
+        try tmux.waitForText("press o to open")
+        try tmux.type("o")
+        try tmux.waitForText("Open a book")
+        try tmux.press("C-u")
+        try tmux.type(copy.path)
+        try tmux.press("Enter")
+        try tmux.waitForText("CHAPTER I")
+        try tmux.type("2")
+        try tmux.waitForText("▸ Alice")
+        try tmux.press("Enter")
+        try tmux.waitForText("Appears in chapters 1 (")
+        try tmux.quitApp()
+
+        // The reader reopens the book; the page, restored, finds it there.
+        try tmux.launchApp()
+        try tmux.waitForText("Appears in chapters 1 (")
+        try tmux.quitApp()
+    }
 }

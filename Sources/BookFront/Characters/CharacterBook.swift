@@ -33,8 +33,13 @@ public final class CharacterBook: @unchecked Sendable {
     }
 
     /// The book's path: kept as one, since a launch restoring a character page reaches it before
-    /// anything else needs a URL.
-    public let path: String
+    /// anything else needs a URL. It changes only while the book is missing and nothing has
+    /// been searched, to another copy of the book `alsoLookIn` names; the search's thread
+    /// reads it after the lock that starts the search.
+    public private(set) var path: String
+    /// Another file that is the same book, when there is one now (the book the Book tab has
+    /// open, when it is the default one); asked while the book is missing.
+    public var alsoLookIn: (() -> String?)?
     private let catalog: CharacterCatalog
     private let runsInBackground: Bool
     /// Guards `state`; signalled when the search ends.
@@ -88,7 +93,7 @@ public final class CharacterBook: @unchecked Sendable {
         case .idle:
             // A restored answer stands until the search, begun after the first frame, has its own.
             if let early { return early.status }
-            guard access(path, F_OK) == 0 else { return .bookNotInstalled(path: path) }
+            guard access(path, F_OK) == 0 || takeAnotherCopy() else { return .bookNotInstalled(path: path) }
             start()
             return status(for: id)
         }
@@ -139,7 +144,19 @@ public final class CharacterBook: @unchecked Sendable {
             if let first { searchedFirst = first }
             return true
         }
-        if idle, access(path, F_OK) == 0 { start() }
+        if idle, access(path, F_OK) == 0 || takeAnotherCopy() { start() }
+    }
+
+    /// Takes the copy of the book `alsoLookIn` names, while the book is missing and nothing
+    /// has been searched; true when there is one. Called on the main thread only.
+    private func takeAnotherCopy() -> Bool {
+        guard let other = alsoLookIn?(), other != path, access(other, F_OK) == 0 else { return false }
+        let idle = lock.withLock { () -> Bool in
+            guard case .idle = state, earlyResults.isEmpty else { return false }
+            path = other
+            return true
+        }
+        return idle
     }
 
     /// Makes `id`'s chapters known within `timeout` seconds if it can, for a first frame. When

@@ -14,7 +14,13 @@ public final class CharactersContext {
     public let notes: CharacterNotes
     public let favourites: CharacterFavourites
     /// Where each character appears in the book.
-    public private(set) lazy var book = CharacterBook(path: bookPath(), catalog: catalog, runsInBackground: searchesInBackground)
+    public private(set) lazy var book: CharacterBook = {
+        let book = CharacterBook(path: bookPath(), catalog: catalog, runsInBackground: searchesInBackground)
+        book.alsoLookIn = alsoLookIn
+        return book
+    }()
+    /// Another copy of the book, when the app has one open (see `CharacterBook.alsoLookIn`).
+    public var alsoLookIn: (() -> String?)?
 
     private let readCatalog: () -> Result<CharacterCatalog, CharacterCatalogError>
     private lazy var loadedCatalog: (catalog: CharacterCatalog, error: CharacterCatalogError?) = {

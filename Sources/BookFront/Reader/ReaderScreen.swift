@@ -109,6 +109,14 @@ public final class ReaderScreen: PagerScreen {
         openInitialBookIfNeeded()
     }
 
+    /// The path of the book shown, or of the one the reader will open when it first appears
+    /// (`--book`, else the one it was reading at the last quit).
+    public var bookPath: String? {
+        if let document { return document.path }
+        guard !didOpenInitialBook else { return nil }
+        return environment.bookPath.map { Self.absolutePath($0, home: environment.homeFolder) } ?? savedPlace?.path
+    }
+
     /// A prompt on show when the app was last saved is asked again, with its text: the book is
     /// open by now, so the search has something to search.
     public override func viewDidAppear() {
