@@ -5,6 +5,7 @@ struct EventQueue {
     private var head = 0
 
     var isEmpty: Bool { head == events.count }
+    var count: Int { events.count - head }
 
     mutating func append(contentsOf more: some Sequence<Event>) {
         events.append(contentsOf: more)

@@ -191,7 +191,10 @@ public final class NcursesTerminal: Terminal {
         // A signal goes before keys already read: Ctrl-C or SIGTERM must not wait behind a
         // flood of typed or pasted keys.
         if let event = signalEvent() { return event }
-        if let event = queued.popFirst() { return event }
+        // Under a flood, keep the tty drained while the keys read are handed out: a Ctrl-C
+        // the line discipline has not reached yet is no signal.
+        if !queued.isEmpty && queued.count < Self.queueLimit && Self.bytesWaiting() >= Self.floodBytes { readBytes(readBuffer.count) }
+        if let event = signalEvent() ?? queued.popFirst() { return event }
         if let event = readInput() { return event }
         var wait = timeout
         if let deadline = inputDeadline {
@@ -266,14 +269,25 @@ public final class NcursesTerminal: Terminal {
             // key before had been handled, and what a flood leaves after a quit is no command
             // for the shell either.
             let wanted = decoder.isInPaste || Self.bytesWaiting() >= Self.floodBytes ? readBuffer.count : 1
-            let count = readBuffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, wanted) }
-            if count == 0 { SignalFlags.record(SignalFlags.hangup) }
-            guard count > 0 else { break }
-            queued.append(contentsOf: decoder.feed(readBuffer[..<count]))
-            inputDeadline = decoder.isWaiting ? .now + .seconds(decoder.isInPaste ? Self.pasteSilence : escapeDelay) : nil
+            guard readBytes(wanted) else { break }
         }
         return queued.popFirst()
     }
+
+    /// Reads up to `wanted` bytes and decodes them into the queue; false at the end of input
+    /// (taken as a hangup) or on an error.
+    @discardableResult
+    private func readBytes(_ wanted: Int) -> Bool {
+        let count = readBuffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, wanted) }
+        if count == 0 { SignalFlags.record(SignalFlags.hangup) }
+        guard count > 0 else { return false }
+        queued.append(contentsOf: decoder.feed(readBuffer[..<count]))
+        inputDeadline = decoder.isWaiting ? .now + .seconds(decoder.isInPaste ? Self.pasteSilence : escapeDelay) : nil
+        return true
+    }
+
+    /// Events held before reading stops: a flood that never ends waits in the tty beyond it.
+    private static let queueLimit = 1 << 16
 
     /// Bytes waiting on stdin that no typing ahead reaches.
     private static let floodBytes: Int32 = 256
