@@ -17,10 +17,15 @@ public final class CharactersContext {
     public private(set) lazy var book: CharacterBook = {
         let book = CharacterBook(path: bookPath(), catalog: catalog, runsInBackground: searchesInBackground)
         book.alsoLookIn = alsoLookIn
+        madeBook = book
         return book
     }()
     /// Another copy of the book, when the app has one open (see `CharacterBook.alsoLookIn`).
-    public var alsoLookIn: (() -> String?)?
+    public var alsoLookIn: (() -> String?)? {
+        didSet { madeBook?.alsoLookIn = alsoLookIn }
+    }
+    /// The book once made, so a later `alsoLookIn` reaches it without making it.
+    private weak var madeBook: CharacterBook?
 
     private let readCatalog: () -> Result<CharacterCatalog, CharacterCatalogError>
     private lazy var loadedCatalog: (catalog: CharacterCatalog, error: CharacterCatalogError?) = {
