@@ -22,6 +22,7 @@ TERMINALS = {
                               "-o", "window.dimensions.lines=30", "-e"] + cmd,
 }
 EXECUTABLE = {"xterm": "xterm", "st": "st", "urxvt": "urxvt", "kitty": "kitty", "alacritty": "alacritty"}
+SCREEN = (1280, 1024)
 # kitty and alacritty draw with OpenGL; under Xvfb only Mesa's software renderer is there.
 GL_ENV = {"LIBGL_ALWAYS_SOFTWARE": "1"}
 
@@ -31,7 +32,7 @@ class Display:
 
     def __init__(self):
         read, write = os.pipe()
-        self.proc = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x1024x24",
+        self.proc = subprocess.Popen(["Xvfb", "-displayfd", str(write), "-screen", "0", f"{SCREEN[0]}x{SCREEN[1]}x24",
                                       "-nolisten", "tcp"], pass_fds=(write,),
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(write)
@@ -64,6 +65,28 @@ class Display:
     def wheel(self, down=True, notches=1):
         self.pointer_home()
         self.xdotool("click", "--repeat", notches, "--delay", 80, 5 if down else 4)
+
+    def click_cell(self, column, row, columns=100, rows=30):
+        """A left click on a character cell: the largest visible window smaller than the screen
+        (the one terminal on this display), divided into the terminal's columns and rows."""
+        env = {"DISPLAY": self.name, "PATH": os.environ["PATH"]}
+        ids = subprocess.run(["xdotool", "search", "--onlyvisible", "--name", ""], env=env,
+                             capture_output=True, text=True).stdout.split()
+        best = None
+        for window in ids:
+            shape = subprocess.run(["xdotool", "getwindowgeometry", "--shell", window], env=env,
+                                   capture_output=True, text=True).stdout
+            g = dict(l.split("=", 1) for l in shape.split() if "=" in l)
+            if "WIDTH" not in g or (int(g["WIDTH"]), int(g["HEIGHT"])) == SCREEN:
+                continue  # a window as big as the screen is not a terminal at 100x30
+            if best is None or int(g["WIDTH"]) * int(g["HEIGHT"]) > best[1] * best[2]:
+                best = (window, int(g["WIDTH"]), int(g["HEIGHT"]))
+        if best is None:
+            return
+        window, width, height = best
+        x, y = int((column + 0.5) * width / columns), int((row + 0.5) * height / rows)
+        self.xdotool("mousemove", "--window", window, x, y)
+        self.xdotool("click", 1)
 
     def pointer_home(self):
         self.xdotool("mousemove", 300, 200)
