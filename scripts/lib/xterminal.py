@@ -11,11 +11,13 @@ import subprocess
 import tempfile
 import time
 
-# How each terminal runs a command at 100x30 with its stock settings. `{cmd}` is a list.
+# How each terminal runs a command at 100x30 with its stock settings (urxvt without its scroll
+# bar). `cmd` is a list.
 TERMINALS = {
     "xterm": lambda cmd: ["xterm", "-geometry", "100x30+0+0", "-e"] + cmd,
     "st": lambda cmd: ["st", "-g", "100x30+0+0", "-e"] + cmd,
-    "urxvt": lambda cmd: ["urxvt", "-geometry", "100x30+0+0", "-e"] + cmd,
+    # +sb: no scroll bar, so the window is all cells and a click lands on the cell meant.
+    "urxvt": lambda cmd: ["urxvt", "+sb", "-geometry", "100x30+0+0", "-e"] + cmd,
     "kitty": lambda cmd: ["kitty", "-o", "remember_window_size=no", "-o", "initial_window_width=100c",
                           "-o", "initial_window_height=30c"] + cmd,
     "alacritty": lambda cmd: ["alacritty", "-o", "window.dimensions.columns=100",
