@@ -55,6 +55,10 @@ let package = Package(
             dependencies: ["FuzzSupport", "FuzzBookSupport"]
         ),
         .executableTarget(
+            name: "FuzzInputDecoder",
+            dependencies: ["FuzzSupport", .product(name: "Terminal", package: "wonderland")]
+        ),
+        .executableTarget(
             name: "FuzzGPSDReader",
             dependencies: ["FuzzSupport", .product(name: "MapFront", package: "wonderland")]
         ),

@@ -113,7 +113,8 @@ enum TerminalKeyCodes {
         case 27: return .escape
         case 127: return .backspace
         default:
-            guard code >= 0x20, let scalar = Unicode.Scalar(UInt32(code)) else { return nil }
+            // A control (C0, DEL, C1) is never text, whatever number a report gives it.
+            guard code >= 0x20, code != 0x7F, !(0x80...0x9F).contains(code), let scalar = Unicode.Scalar(UInt32(code)) else { return nil }
             return .character(Character(scalar))
         }
     }

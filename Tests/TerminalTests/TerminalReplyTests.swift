@@ -87,6 +87,12 @@ struct TerminalReplyTests {
         #expect(Self.decode("\u{1B}X") == [.key(Key.character("X").adding(.alt))])
     }
 
+    @Test func aKeyboardProtocolReportOfAControlIsNoText() {
+        #expect(Self.decode("\u{1B}[133u").isEmpty)   // U+0085, a C1 control
+        #expect(Self.decode("\u{1B}[127u") == [.key(.backspace)])
+        #expect(Self.decode("\u{1B}[233u") == [.key(.character("é"))])
+    }
+
     @Test func modifiedF1ToF4AreStillKeys() {
         #expect(Self.decode("\u{1B}[1;2P") == [.key(Key.function(1).adding(.shift))])
         #expect(Self.decode("\u{1B}[1;5R") == [.key(Key.function(3).adding(.control))])
