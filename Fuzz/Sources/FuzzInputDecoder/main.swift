@@ -1,3 +1,4 @@
+import Foundation
 import FuzzSupport
 import Terminal
 
@@ -51,7 +52,8 @@ func check(_ events: [Event]) {
 let charsets: [InputCharset] = [.utf8, .ascii, .latin1]
 
 @_cdecl("LLVMFuzzerTestOneInput")
-public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    guard let data else { return 0 }
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
     for charset in charsets {
         let whole = decodeWhole(bytes, charset)
@@ -83,4 +85,4 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     return 0
 }
 
-exit(runLibFuzzer(fuzz))
+exit(runLibFuzzer(testOneInput))
