@@ -178,7 +178,10 @@ class Terminal:
     def close(self):
         if self.app_alive():
             os.kill(self.app_pid, signal.SIGTERM)
-            time.sleep(0.5)
+            # It saves on SIGTERM: let it finish before anyone removes its HOME.
+            deadline = time.time() + 10
+            while self.app_alive() and time.time() < deadline:
+                time.sleep(0.05)
         if self.proc.poll() is None:
             try:
                 os.killpg(self.proc.pid, signal.SIGTERM)
