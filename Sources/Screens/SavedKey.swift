@@ -18,6 +18,9 @@ enum SavedKey {
     static let cursor = "cursor"
     static let line = "line"
     static let column = "column"
+    // TextEditorScreen: the first row shown, as its paragraph and the byte its row starts at
+    static let topParagraph = "topParagraph"
+    static let topOffset = "topOffset"
     // KeptQuestion: a question with a text field on show over a screen
     static let questionKind = "questionKind"
     static let questionText = "questionText"

@@ -63,6 +63,17 @@ open class TextEditorScreen: Screen {
         try coder.encode(state.text, forKey: SavedKey.text)
         coder.encode(state.line, forKey: SavedKey.line)
         coder.encode(state.column, forKey: SavedKey.column)
+        // The view's top as a place in the text, not a row: rows change with the width.
+        let shown = restoredTop ?? topInText
+        coder.encode(shown.paragraph, forKey: SavedKey.topParagraph)
+        coder.encode(shown.offset, forKey: SavedKey.topOffset)
+    }
+
+    /// The first row shown as its paragraph and the byte its row starts at.
+    private var topInText: (paragraph: Int, offset: Int) {
+        let position = layout.clamped(top, in: state)
+        let rows = layout.rows(of: position.paragraph, in: state)
+        return (position.paragraph, position.row < rows.rows.count ? rows.rows[position.row].offset : 0)
     }
 
     /// Reads back the text and cursor ``encodeRestorableState(with:)`` saved, clamping the cursor
@@ -72,7 +83,14 @@ open class TextEditorScreen: Screen {
     open override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
         guard let text = try coder.decodeObject(of: String.self, forKey: SavedKey.text) else { return }
         state = TextEditorState(text: text, line: try coder.decodeInteger(forKey: SavedKey.line), column: try coder.decodeInteger(forKey: SavedKey.column))
+        // An archive from before the view's top was kept has none: the cursor decides alone.
+        if coder.containsValue(forKey: SavedKey.topParagraph) {
+            restoredTop = (max(0, try coder.decodeInteger(forKey: SavedKey.topParagraph)), max(0, try coder.decodeInteger(forKey: SavedKey.topOffset)))
+        }
     }
+
+    /// The top saved by the last session, placed at the first frame, once the width is known.
+    private var restoredTop: (paragraph: Int, offset: Int)?
 
     /// A visual row: which paragraph, and which of its clusters (numbered in the paragraph).
     struct Row: Equatable {
@@ -232,6 +250,10 @@ open class TextEditorScreen: Screen {
 
     /// Moves the top of the view the least that puts the cursor's row on screen.
     private func scrollToCursor() {
+        if let saved = restoredTop, saved.paragraph < state.paragraphs.count {
+            top = RowPosition(paragraph: saved.paragraph, row: layout.rows(of: saved.paragraph, in: state).row(containing: saved.offset))
+        }
+        restoredTop = nil
         top = layout.clamped(top, in: state)
         let cursor = layout.cursorRow(in: state)
         if cursor < top {

@@ -137,6 +137,18 @@ struct RestorationRoundTripTests {
         #expect(restored.state.line == 1 && restored.state.column == 2)
     }
 
+    @Test func editorKeepsTheRowsItShowedNotOnlyTheCursor() throws {
+        var shown: [String] = []
+        let (restored, _) = try relaunch({ TextEditorScreen(title: "Notes", restorationIdentifier: "Notes") }) { _, pilot in
+            try pilot.paste((1...60).map { "Line \($0) of a note long enough to wrap at sixty columns, twice over" }.joined(separator: "\n"))
+            // Up from the end: the cursor leaves the bottom row, the view stays where it was.
+            for _ in 0..<5 { try pilot.press(.up) }
+            shown = pilot.content
+        }
+        let pilot = Pilot(restored, columns: 60, rows: 14)
+        #expect(pilot.content == shown, "\(pilot.content)")
+    }
+
     @Test func aPromptWithADraftPolicyComesBackAsTyped() throws {
         var registry = RestorationClassRegistry()
         registry.register("TitlePrompt") { _, _ in Self.titlePrompt() }
