@@ -63,10 +63,25 @@ open class TextEditorScreen: Screen {
         try coder.encode(state.text, forKey: SavedKey.text)
         coder.encode(state.line, forKey: SavedKey.line)
         coder.encode(state.column, forKey: SavedKey.column)
-        // The view's top as a place in the text, not a row: rows change with the width.
+        encodeView(with: coder)
+    }
+
+    /// Saves the first row shown, as a place in the text (rows change with the width). A screen
+    /// that keeps an editor's draft in its own state calls it beside the draft, and
+    /// ``decodeView(with:)`` after giving the draft back.
+    public func encodeView(with coder: KeyedArchiver) {
         let shown = restoredTop ?? topInText
         coder.encode(shown.paragraph, forKey: SavedKey.topParagraph)
         coder.encode(shown.offset, forKey: SavedKey.topOffset)
+    }
+
+    /// Reads back the first row ``encodeView(with:)`` saved; the first frame shows it, then the
+    /// cursor is kept on screen from there. An archive without it leaves the cursor to decide.
+    ///
+    /// - Throws: An `ArchiveError` when a saved value has the wrong type.
+    public func decodeView(with coder: KeyedUnarchiver) throws {
+        guard coder.containsValue(forKey: SavedKey.topParagraph) else { return }
+        restoredTop = (max(0, try coder.decodeInteger(forKey: SavedKey.topParagraph)), max(0, try coder.decodeInteger(forKey: SavedKey.topOffset)))
     }
 
     /// The first row shown as its paragraph and the byte its row starts at.
@@ -83,14 +98,17 @@ open class TextEditorScreen: Screen {
     open override func decodeRestorableState(with coder: KeyedUnarchiver) throws {
         guard let text = try coder.decodeObject(of: String.self, forKey: SavedKey.text) else { return }
         state = TextEditorState(text: text, line: try coder.decodeInteger(forKey: SavedKey.line), column: try coder.decodeInteger(forKey: SavedKey.column))
-        // An archive from before the view's top was kept has none: the cursor decides alone.
-        if coder.containsValue(forKey: SavedKey.topParagraph) {
-            restoredTop = (max(0, try coder.decodeInteger(forKey: SavedKey.topParagraph)), max(0, try coder.decodeInteger(forKey: SavedKey.topOffset)))
-        }
+        try decodeView(with: coder)
     }
 
-    /// The top saved by the last session, placed at the first frame, once the width is known.
+    /// The top saved by the last session, placed at each frame, once the width is known, until
+    /// the first event the editor handles.
     private var restoredTop: (paragraph: Int, offset: Int)?
+
+    private func placeTop(at saved: (paragraph: Int, offset: Int)) {
+        guard saved.paragraph < state.paragraphs.count else { return }
+        top = RowPosition(paragraph: saved.paragraph, row: layout.rows(of: saved.paragraph, in: state).row(containing: saved.offset))
+    }
 
     /// A visual row: which paragraph, and which of its clusters (numbered in the paragraph).
     struct Row: Equatable {
@@ -183,6 +201,11 @@ open class TextEditorScreen: Screen {
     /// Delete and ^D, puts the cursor where a click lands, and scrolls on the wheel; other keys
     /// go to the key bindings, then to the parent (so Esc goes back).
     open override func handle(_ event: Event) throws -> Bool {
+        // From the first thing the user does, the view follows the cursor from where it is.
+        if let saved = restoredTop {
+            placeTop(at: saved)
+            restoredTop = nil
+        }
         switch event {
         case .key(let key):
             let keepsPreferredX = [Key.up, .down, .pageUp, .pageDown].contains(key)
@@ -250,10 +273,9 @@ open class TextEditorScreen: Screen {
 
     /// Moves the top of the view the least that puts the cursor's row on screen.
     private func scrollToCursor() {
-        if let saved = restoredTop, saved.paragraph < state.paragraphs.count {
-            top = RowPosition(paragraph: saved.paragraph, row: layout.rows(of: saved.paragraph, in: state).row(containing: saved.offset))
-        }
-        restoredTop = nil
+        // Until the user acts, every frame starts at the saved top: a container may draw the
+        // editor at another height first (the character page lays out around it).
+        if let saved = restoredTop { placeTop(at: saved) }
         top = layout.clamped(top, in: state)
         let cursor = layout.cursorRow(in: state)
         if cursor < top {

@@ -122,6 +122,7 @@ public final class CharacterDetailScreen: Screen {
             try coder.encode(editor.state.text, forKey: SavedKey.text)
             coder.encode(editor.state.line, forKey: SavedKey.line)
             coder.encode(editor.state.column, forKey: SavedKey.column)
+            editor.encodeView(with: coder)
         }
         try context.book.remembered(for: character.id)?.encode(with: coder)
     }
@@ -136,6 +137,7 @@ public final class CharacterDetailScreen: Screen {
         let text = try coder.decodeObject(of: String.self, forKey: SavedKey.text) ?? ""
         beginEditing(draft: TextEditorState(text: text, line: try coder.decodeInteger(forKey: SavedKey.line),
                                             column: try coder.decodeInteger(forKey: SavedKey.column)))
+        try editor.decodeView(with: coder)
     }
 
     /// The chapters this page showed when it was saved stand in for the search on the first
