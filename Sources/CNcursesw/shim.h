@@ -157,17 +157,6 @@ static inline int wl_settle_output(void) {
     return done;
 }
 
-// Copies terminfo string `name` of the current terminal to out, as it is (padding and all);
-// returns its length, or -1 when the entry has no such string or it does not fit.
-static inline int wl_string_capability(const char *name, char *out, int capacity) {
-    const char *value = tigetstr(name);
-    if (value == NULL || value == (const char *)-1) return -1;
-    int length = (int)strlen(value);
-    if (length > capacity) return -1;
-    memcpy(out, value, (size_t)length);
-    return length;
-}
-
 // What the locale's charset is, for reading typed text: 0 UTF-8, 1 plain ASCII (C, POSIX),
 // 2 another charset of one byte a character, 3 another multibyte charset.
 static inline int wl_input_charset_kind(void) {
@@ -198,13 +187,6 @@ static inline void wl_flow_control_off(void) {
         while (tcsetattr(STDIN_FILENO, TCSANOW, &modes) != 0 && errno == EINTR) {}
     }
     def_prog_mode();
-}
-
-// True when this process's group has the terminal: a stopped job continued in the background
-// must not take the screen.
-static inline int wl_owns_terminal(void) {
-    pid_t group = tcgetpgrp(STDIN_FILENO);
-    return group < 0 || group == getpgrp();
 }
 
 static inline int wl_codeset_is_utf8(void) {

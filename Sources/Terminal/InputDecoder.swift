@@ -337,21 +337,13 @@ public struct InputDecoder: Sendable {
 
     /// Pasted bytes as text in the decoder's charset.
     private func pasteText(_ bytes: some Collection<UInt8>) -> String {
-        guard case .singleByte(let table) = charset else { return Self.pasteText(bytes) }
-        var scalars = String.UnicodeScalarView()
-        var afterCR = false
-        for byte in bytes {
-            if byte == 0x0A && afterCR { afterCR = false; continue }
-            afterCR = byte == 0x0D
-            if afterCR { scalars.append("\n"); continue }
-            if byte < 0x80 { scalars.append(Unicode.Scalar(byte)) } else if let scalar = table[byte] { scalars.append(scalar) }
-        }
-        return String(scalars)
+        Self.pasteText(bytes, charset: charset)
     }
 
-    /// Pasted bytes as text: invalid UTF-8 becomes U+FFFD, and CR LF or CR (what terminals
-    /// send for a line break) becomes LF.
-    static func pasteText(_ bytes: some Collection<UInt8>) -> String {
+    /// Pasted bytes as text: CR LF or CR (what terminals send for a line break) becomes LF;
+    /// in UTF-8 (and ASCII) invalid bytes become U+FFFD, in a single-byte charset each byte is
+    /// its character, or nothing where the charset has none.
+    static func pasteText(_ bytes: some Collection<UInt8>, charset: InputCharset = .utf8) -> String {
         var normalized: [UInt8] = []
         normalized.reserveCapacity(bytes.count)
         var afterCR = false
@@ -360,7 +352,12 @@ public struct InputDecoder: Sendable {
             afterCR = byte == 0x0D
             normalized.append(afterCR ? 0x0A : byte)
         }
-        return String(decoding: normalized, as: UTF8.self)
+        guard case .singleByte(let table) = charset else { return String(decoding: normalized, as: UTF8.self) }
+        var scalars = String.UnicodeScalarView()
+        for byte in normalized {
+            if byte < 0x80 { scalars.append(Unicode.Scalar(byte)) } else if let scalar = table[byte] { scalars.append(scalar) }
+        }
+        return String(scalars)
     }
 
     /// The numbers of a parameter string: `1;5` is [1, 5]; an empty field is 0, and a field's

@@ -92,10 +92,10 @@ public final class NcursesTerminal: Terminal {
         charset = TerminfoReading.charset()
         decoder = InputDecoder(terminfoKeys: TerminfoReading.keys(), charset: charset)
         modes = InputModes(mouse: wl_has_mouse() != 0,
-                           keypadTransmit: TerminfoReading.unpadded("smkx"), keypadLocal: TerminfoReading.unpadded("rmkx"),
+                           keypadTransmit: TerminfoReading.capability("smkx") ?? [], keypadLocal: TerminfoReading.capability("rmkx") ?? [],
                            metaSendsEscape: wl_term_is_xterm_like(termName) != 0)
-        enterScreen = TerminfoReading.unpadded("smcup")
-        clearScreen = TerminfoReading.unpadded("clear")
+        enterScreen = TerminfoReading.capability("smcup") ?? []
+        clearScreen = TerminfoReading.capability("clear") ?? []
         writeModes(modes.enable)
     }
 

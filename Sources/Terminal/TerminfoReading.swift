@@ -3,31 +3,14 @@ import CNcursesw
 /// What the running terminal's terminfo entry and the locale say about input, read once at
 /// start while curses has the entry loaded.
 enum TerminfoReading {
-    /// The value of string capability `name`, as the entry spells it; nil when it has none.
+    /// The value of string capability `name` with its padding (`$<5>`) taken out, as the crash
+    /// guard's reset bytes are made; nil when the entry has none.
     static func capability(_ name: String) -> [UInt8]? {
         withUnsafeTemporaryAllocation(of: CChar.self, capacity: 256) { buffer in
-            let length = Int(wl_string_capability(name, buffer.baseAddress, Int32(buffer.count)))
+            let length = Int(wl_append_capability(name, buffer.baseAddress, 0, Int32(buffer.count)))
             guard length > 0 else { return nil }
             return buffer.prefix(length).map { UInt8(bitPattern: $0) }
         }
-    }
-
-    /// The value of string capability `name` with its padding (`$<5>`) taken out, for
-    /// writing straight to the terminal.
-    static func unpadded(_ name: String) -> [UInt8] {
-        guard let bytes = capability(name) else { return [] }
-        var result: [UInt8] = []
-        var index = 0
-        while index < bytes.count {
-            if bytes[index] == 0x24, index + 1 < bytes.count, bytes[index + 1] == 0x3C,
-               let close = bytes[(index + 2)...].firstIndex(of: 0x3E) {
-                index = close + 1
-                continue
-            }
-            result.append(bytes[index])
-            index += 1
-        }
-        return result
     }
 
     /// The keys terminal `name`'s entry names, read while curses is not running; nil when the

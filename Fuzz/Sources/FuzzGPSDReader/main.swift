@@ -7,19 +7,6 @@ import MapFront
 /// the status line. Oracles: no trap; the lines do not depend on how the stream was cut; a
 /// position is always finite and on the globe; the session always has a status to show.
 
-/// Reads of 1…13 bytes in a pattern fixed by the input's length, so a crash reproduces.
-func chunked(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
-    var pieces: [ArraySlice<UInt8>] = []
-    var start = 0
-    var size = bytes.count % 13 + 1
-    while start < bytes.count {
-        let end = min(bytes.count, start + size)
-        pieces.append(bytes[start..<end])
-        start = end
-        size = size % 13 + 1
-    }
-    return pieces
-}
 
 func items(_ reads: [ArraySlice<UInt8>], limit: Int) -> [GPSDLineBuffer.Item] {
     var buffer = GPSDLineBuffer(maximumLineLength: limit)
@@ -51,12 +38,12 @@ func testOneInput(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     // A small limit as well as gpsd's, so the too-long path is reached by small inputs too.
     for limit in [GPSDReport.maximumLineLength, 40] {
         let whole = items([stream[...]], limit: limit)
-        precondition(items(chunked(stream), limit: limit) == whole, "lines depend on how the stream was cut")
+        precondition(items(chunked(stream, longest: 13), limit: limit) == whole, "lines depend on how the stream was cut")
     }
     var session = GPSDSession(address: .standard)
     session.connected(at: 0)
     var now = 0.0
-    for item in items(chunked(stream), limit: GPSDReport.maximumLineLength) {
+    for item in items(chunked(stream, longest: 13), limit: GPSDReport.maximumLineLength) {
         now += 1
         switch item {
         case .line(let line):

@@ -8,19 +8,6 @@ import Terminal
 /// read; no control character ever arrives as text, and no paste piece is over its bound;
 /// and the same bytes inside a DCS or OSC string (their terminators taken out) give no event.
 
-/// Reads of 1…17 bytes in a pattern fixed by the input's length, so a crash reproduces.
-func chunked(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
-    var pieces: [ArraySlice<UInt8>] = []
-    var start = 0
-    var size = bytes.count % 17 + 1
-    while start < bytes.count {
-        let end = min(bytes.count, start + size)
-        pieces.append(bytes[start..<end])
-        start = end
-        size = size % 17 + 1
-    }
-    return pieces
-}
 
 func decodeWhole(_ bytes: [UInt8], _ charset: InputCharset) -> [Event] {
     var decoder = InputDecoder(charset: charset)
@@ -61,14 +48,14 @@ func testOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 
         var decoder = InputDecoder(charset: charset)
         var split: [Event] = []
-        for piece in chunked(bytes) { split += decoder.feed(piece) }
+        for piece in chunked(bytes, longest: 17) { split += decoder.feed(piece) }
         split += decoder.timeout()
         precondition(split == whole, "the events depend on how the bytes were cut")
 
         // The escape delay passing after every read: still no trap, nothing left half read.
         var hurried = InputDecoder(charset: charset)
         var events: [Event] = []
-        for piece in chunked(bytes) {
+        for piece in chunked(bytes, longest: 17) {
             events += hurried.feed(piece)
             if hurried.isWaiting { events += hurried.timeout() }
             precondition(!hurried.isWaiting, "still waiting after a timeout")
