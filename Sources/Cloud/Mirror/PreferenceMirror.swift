@@ -10,7 +10,10 @@ import PropertyList
 /// Each rule has a toggle in the defaults, read live: turning one on opens the store if needed
 /// and reconciles that rule's keys (the store wins where it has a record, a value or a removal;
 /// elsewhere the local value is pushed); turning the last one off closes the store, as Pigeon sets
-/// `cloudStore = nil`. Used on the app's thread only.
+/// `cloudStore = nil`. A per-entry rule with a share (`EntryShare`) keeps only its newest
+/// entries in the store and evicts the others, so the store never fills and whole keys (the
+/// pin) always find room. Every key is written by itself: one refused never holds back the
+/// others. Used on the app's thread only.
 public final class PreferenceMirror {
     public typealias StoreOpener = () -> UbiquitousKeyValueStore
 
@@ -37,6 +40,7 @@ public final class PreferenceMirror {
     private var notices: [MirrorNotice] = []
     private var toldAboutQuota = false
     private var toldAboutLongKeys = Set<String>()
+    private var summaries: [EntryShareSummary]?
     private let maximumKeyBytes: Int
     /// False leaves syncing to whoever calls the store's `synchronize()` (deterministic tests).
     private let startsWorker: Bool
@@ -112,6 +116,7 @@ public final class PreferenceMirror {
 
     /// Reads the toggles: opens or closes the store, and reconciles rules that just turned on.
     private func applyToggles() {
+        summaries = nil
         let now = rules.filter(isOn)
         let turnedOn = now.filter { !enabledRules.contains($0) }
         enabledRules = now
@@ -141,6 +146,16 @@ public final class PreferenceMirror {
         return !changes.isEmpty
     }
 
+    /// How much of their share the rules with one hold, for the status lines; counted again
+    /// only after a change, as the app asks at every idle moment.
+    public func shareSummaries() -> [EntryShareSummary] {
+        guard let store else { return [] }
+        if let summaries { return summaries }
+        let counted = EntryShareSummary.summaries(rules: enabledRules, defaults: defaults, store: store)
+        summaries = counted
+        return counted
+    }
+
     /// What to tell the user, each once.
     public func takeNotices() -> [MirrorNotice] {
         defer { notices = [] }
@@ -148,6 +163,7 @@ public final class PreferenceMirror {
     }
 
     private func storeChanged(_ change: KeyValueStoreChange) {
+        summaries = nil
         guard let store else { return }
         switch change.reason {
         case .serverChange, .initialSyncChange:
@@ -183,6 +199,11 @@ public final class PreferenceMirror {
             } else if let local = defaults.object(forKey: key) {
                 if synced { write([key: local], to: store) } else { pushLater = true }
             }
+        case .perEntry(let localKey, let prefix) where rule.share != nil:
+            let merged = mergedEntries(rule, localKey: localKey, prefix: prefix, from: store)
+            if writeDefaults(.dictionary(merged), forKey: localKey, emptyMeansRemoved: true) { saveDefaults() }
+            entrySnapshots[localKey] = merged
+            if synced { fitShare(rule, entries: merged, in: store) } else { pushLater = true }
         case .perEntry(let localKey, let prefix):
             let local = localDictionary(localKey)
             var merged = local
@@ -231,6 +252,8 @@ public final class PreferenceMirror {
             var toPush: [String: PropertyListValue?] = [:]
             for name in names {
                 let stored = store.object(forKey: prefix + name)
+                // Evicted from the store by a device that had newer entries: kept here.
+                if stored == nil, rule.share != nil { continue }
                 if rule.keepsLocal(dictionary[name], over: stored) {
                     toPush[prefix + name] = dictionary[name]
                 } else {
@@ -239,7 +262,13 @@ public final class PreferenceMirror {
             }
             changed = writeDefaults(.dictionary(dictionary), forKey: localKey, emptyMeansRemoved: true)
             entrySnapshots[localKey] = dictionary
-            if !toPush.isEmpty { write(toPush, to: store) }
+            if rule.share != nil {
+                // Another device's entry may push one out, or one evicted there may be among
+                // the newest here.
+                fitShare(rule, entries: dictionary, in: store)
+            } else if !toPush.isEmpty {
+                write(toPush, to: store)
+            }
         }
         if changed { saveDefaults() }
     }
@@ -251,6 +280,7 @@ public final class PreferenceMirror {
     // MARK: local changes
 
     private func defaultsChanged(_ keys: Set<String>) {
+        if rules.contains(where: { $0.share != nil && keys.contains($0.localKey) }) { summaries = nil }
         guard !writingDefaults else { return }
         if rules.contains(where: { keys.contains($0.enabledBy) }) { applyToggles() }
         guard let store else { return }
@@ -289,19 +319,90 @@ public final class PreferenceMirror {
             if overruled, writeDefaults(.dictionary(now), forKey: localKey) { saveDefaults() }
             // Only entries that were here and went: an entry the store has and the defaults do
             // not may be another device's news, not yet copied over.
+            var removed: [String: PropertyListValue?] = [:]
             for name in before.keys where now[name] == nil {
                 guard let cloudKey = cloudKey(prefix, name), store.object(forKey: cloudKey) != nil else { continue }
-                changes[cloudKey] = .some(nil)
+                removed[cloudKey] = .some(nil)
             }
-            if !changes.isEmpty { write(changes, to: store) }
+            if rule.share != nil {
+                fitShare(rule, entries: now, in: store, pushing: removed, leavingOut: Set(removed.keys))
+            } else {
+                changes.merge(removed) { $1 }
+                if !changes.isEmpty { write(changes, to: store) }
+            }
         }
     }
 
+    /// Writes each key by itself; a refusal is told once. A whole key refused for room gets
+    /// the room the shares hold beyond their newest entries, and is tried again.
     private func write(_ changes: [String: PropertyListValue?], to store: UbiquitousKeyValueStore) {
-        do {
-            try store.setValues(changes)
-        } catch {
-            reportQuota("\(error)")
+        summaries = nil
+        var refusals = store.setEach(changes)
+        let forRoom = refusals.compactMap { key, refusal -> String? in
+            switch refusal {
+            case .tooManyKeys, .tooLarge: return isSharedKey(key) ? nil : key
+            default: return nil
+            }
+        }
+        if !forRoom.isEmpty, makeRoom(in: store) {
+            let again = store.setEach(changes.filter { forRoom.contains($0.key) })
+            for key in forRoom { refusals[key] = again[key] }
+        }
+        if let first = refusals.min(by: { $0.key < $1.key }) { reportQuota("\(first.value)") }
+    }
+
+    // MARK: shares
+
+    /// The local entries with the store's newer ones (by the rule's stamps) taken in. A
+    /// removal in the store takes nothing away: for a rule with a share it is an eviction.
+    private func mergedEntries(_ rule: SyncRule, localKey: String, prefix: String, from store: UbiquitousKeyValueStore) -> [String: PropertyListValue] {
+        var merged = localDictionary(localKey)
+        for (name, value) in storedEntries(prefix, in: store) where !rule.keepsLocal(merged[name], over: value) {
+            merged[name] = value
+        }
+        return merged
+    }
+
+    private func storedEntries(_ prefix: String, in store: UbiquitousKeyValueStore) -> [String: PropertyListValue] {
+        var entries: [String: PropertyListValue] = [:]
+        for (key, value) in store.dictionaryRepresentation where key.hasPrefix(prefix) && key.count > prefix.count {
+            entries[String(key.dropFirst(prefix.count))] = value
+        }
+        return entries
+    }
+
+    /// Brings the store to the newest entries that fit the rule's share: those it lacks, or
+    /// holds older, are written; the others it holds are evicted (removed from the store, kept
+    /// in the defaults). `entries` are this machine's; the store's own count in the ranking
+    /// too, so every device chooses the same. Names in `leavingOut` were removed here.
+    private func fitShare(_ rule: SyncRule, entries: [String: PropertyListValue], in store: UbiquitousKeyValueStore,
+                          pushing extra: [String: PropertyListValue?] = [:], leavingOut removedKeys: Set<String> = []) {
+        guard let share = rule.share, case .perEntry(_, let prefix) = rule.shape else { return }
+        let stored = storedEntries(prefix, in: store)
+        var candidates = entries
+        for (name, value) in stored where candidates[name] == nil && !removedKeys.contains(prefix + name) { candidates[name] = value }
+        let chosen = share.chosen(from: candidates) { self.cloudKey(prefix, $0) }
+        var changes = extra
+        // The callers have settled which copy stands where both differ: `entries` holds it.
+        for name in chosen where stored[name] != candidates[name] { changes[prefix + name] = candidates[name] }
+        for name in stored.keys where !chosen.contains(name) { changes[prefix + name] = .some(nil) }
+        if !changes.isEmpty { write(changes, to: store) }
+    }
+
+    /// Evicts what every share holds beyond its newest entries; true when anything went.
+    private func makeRoom(in store: UbiquitousKeyValueStore) -> Bool {
+        let before = store.dictionaryRepresentation.count
+        for rule in enabledRules where rule.share != nil {
+            guard case .perEntry(let localKey, let prefix) = rule.shape else { continue }
+            fitShare(rule, entries: mergedEntries(rule, localKey: localKey, prefix: prefix, from: store), in: store)
+        }
+        return store.dictionaryRepresentation.count < before
+    }
+
+    private func isSharedKey(_ key: String) -> Bool {
+        enabledRules.contains { rule in
+            guard rule.share != nil, case .perEntry(_, let prefix) = rule.shape else { return false }
+            return key.hasPrefix(prefix)
         }
     }
 

@@ -20,19 +20,25 @@ public struct SyncRule: Sendable, Equatable {
     /// the store's differ, the newer stands, whichever side it is on — a relaunch never writes
     /// an older value over a newer one from another device, nor the other way round.
     public var newestWins: Bool
+    /// For a per-entry rule: how much of the store it may take (see `EntryShare`). Its entries
+    /// are ranked by their stamps, and a removal of one in the store is an eviction, never a
+    /// deletion: the entry stays in the defaults of every device that has it.
+    public var share: EntryShare?
 
-    public init(_ shape: Shape, enabledBy: String, newestWins: Bool = false) {
+    public init(_ shape: Shape, enabledBy: String, newestWins: Bool = false, share: EntryShare? = nil) {
         self.shape = shape
         self.enabledBy = enabledBy
         self.newestWins = newestWins
+        self.share = share
     }
 
     public static func wholeKey(_ key: String, enabledBy toggle: String, newestWins: Bool = false) -> SyncRule {
         SyncRule(.wholeKey(key), enabledBy: toggle, newestWins: newestWins)
     }
 
-    public static func perEntry(_ localKey: String, cloudPrefix: String, enabledBy toggle: String, newestWins: Bool = false) -> SyncRule {
-        SyncRule(.perEntry(localKey: localKey, cloudPrefix: cloudPrefix), enabledBy: toggle, newestWins: newestWins)
+    public static func perEntry(_ localKey: String, cloudPrefix: String, enabledBy toggle: String, newestWins: Bool = false,
+                                share: EntryShare? = nil) -> SyncRule {
+        SyncRule(.perEntry(localKey: localKey, cloudPrefix: cloudPrefix), enabledBy: toggle, newestWins: newestWins, share: share)
     }
 
     /// Whether the local value must stand against the store's: both are values and the local
@@ -70,12 +76,22 @@ public struct SyncRule: Sendable, Equatable {
 
 /// What the mirror has to tell the user, once each.
 public enum MirrorNotice: Sendable, Equatable, CustomStringConvertible {
-    /// A write was refused by the store's limits; the value stays on this device only.
+    /// A write was refused by the store's limits; the value stays on this device only. Not
+    /// worth interrupting for: the app keeps it among its messages.
     case quotaViolation(String)
     /// An entry whose store key would be longer than the store allows is kept local.
     case entryNotSynced(String)
     /// The store's own warnings (a damaged local copy moved aside).
     case storeWarning(String)
+
+    /// Whether the user need only find it among the messages: a value that stays on this
+    /// machine changes nothing they are doing, so it is no reason to stop them.
+    public var isQuiet: Bool {
+        switch self {
+        case .quotaViolation, .entryNotSynced: return true
+        case .storeWarning: return false
+        }
+    }
 
     public var description: String {
         switch self {

@@ -52,6 +52,12 @@ public struct KeyValueStoreStatus: Sendable, Equatable {
     public static let skippedShown = 8
     /// What the backend holds but could not read (see `KeyValueBackend.readProblems`).
     public var readProblems: [String] = []
+    /// This machine's keys whose last write was refused for a limit (here or by the server)
+    /// and not written since: their values stay on this machine.
+    public var refusedKeys: Int = 0
+    /// The newest of them with why, at most `skippedShown` ("WLReadingPosition.ab12: the store
+    /// would hold 1025 keys; it may hold at most 1024").
+    public var lastRefused: [String] = []
 
     public init(isReachable: Bool? = nil, problem: String? = nil, pendingChanges: Int = 0, lastSync: Double? = nil) {
         self.isReachable = isReachable

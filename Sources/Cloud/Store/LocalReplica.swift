@@ -18,20 +18,31 @@ public struct LocalReplica: Equatable, Sendable {
     /// The backend's `displayName` the changes came from.
     public var backend: String?
     public var changes: MergedChanges
+    /// Keys whose change in `changes` the backend was known to hold when the copy was saved;
+    /// the others of this device's are still to be sent.
+    public var sentKeys: Set<String>
 
-    public init(device: DeviceIdentifier, clock: HybridTimestamp = .zero, backend: String? = nil, changes: MergedChanges = MergedChanges()) {
+    public init(device: DeviceIdentifier, clock: HybridTimestamp = .zero, backend: String? = nil, changes: MergedChanges = MergedChanges(),
+                sentKeys: Set<String> = []) {
         self.device = device
         self.clock = clock
         self.backend = backend
         self.changes = changes
+        self.sentKeys = sentKeys
     }
 
-    /// Merges another copy of the same device's replica into this one.
+    /// Merges another copy of the same device's replica into this one. A key counts as sent
+    /// when the copy whose change won says so.
     public mutating func absorb(_ other: LocalReplica) {
         clock = max(clock, other.clock)
         guard other.backend == backend || other.backend == nil || backend == nil else { return }
         backend = backend ?? other.backend
+        let before = changes
         changes.merge(other.changes.latest.values)
+        sentKeys = Set(changes.latest.compactMap { key, record in
+            (sentKeys.contains(key) && before.record(forKey: key) == record)
+                || (other.sentKeys.contains(key) && other.changes.record(forKey: key) == record) ? key : nil
+        })
     }
 
     // MARK: encoding
@@ -45,6 +56,7 @@ public struct LocalReplica: Equatable, Sendable {
                 "d": .string(record.stamp.device.rawValue),
             ]
             if let payload = record.payload { fields["v"] = .data(payload) }
+            if sentKeys.contains(record.key) { fields["s"] = .boolean(true) }
             records.append(.dictionary(fields))
         }
         var root: [String: PropertyListValue] = [
@@ -72,6 +84,7 @@ public struct LocalReplica: Equatable, Sendable {
               case .integer(let clock)? = root["clock"],
               case .array(let records)? = root["changes"] else { throw ReplicaError.malformed("missing device, clock or changes") }
         var changes = MergedChanges()
+        var sent = Set<String>()
         for case .dictionary(let fields) in records {
             guard case .string(let key)? = fields["k"], case .integer(let stamp)? = fields["c"],
                   case .string(let writer)? = fields["d"], let writerID = DeviceIdentifier(writer) else {
@@ -79,12 +92,14 @@ public struct LocalReplica: Equatable, Sendable {
             }
             var payload: Data?
             if case .data(let bytes)? = fields["v"] { payload = bytes }
+            if case .boolean(true)? = fields["s"] { sent.insert(key) }
             changes.merge(ChangeRecord(key: key, payload: payload,
                                        stamp: ChangeStamp(clock: HybridTimestamp(rawValue: UInt64(bitPattern: stamp)), device: writerID)))
         }
         var backend: String?
         if case .string(let name)? = root["backend"] { backend = name }
-        self.init(device: device, clock: HybridTimestamp(rawValue: UInt64(bitPattern: clock)), backend: backend, changes: changes)
+        self.init(device: device, clock: HybridTimestamp(rawValue: UInt64(bitPattern: clock)), backend: backend, changes: changes,
+                  sentKeys: sent)
     }
 
     public enum ReplicaError: Error, CustomStringConvertible {

@@ -15,7 +15,8 @@ import PropertyList
 /// the did-change-externally notification, through `processExternalChanges()` on the app's
 /// thread; the worker calls `onNews` (the app's wake-up) when there is something to tell.
 /// Apple's limits hold: a write that would break one is refused whole, with a quota-violation
-/// change.
+/// change. Each key is sent and refused by itself (`setEach`, and the worker when a server
+/// refuses a batch), so one key over a limit never holds back the others.
 public final class UbiquitousKeyValueStore: @unchecked Sendable {
     public struct Configuration {
         public var backend: KeyValueBackend
@@ -71,6 +72,11 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
     /// Changes that would bring the store over its key count or total: offered again with the
     /// next changes, which may free the space.
     private var heldForSpace: [ChangeRecord] = []
+    /// This machine's keys refused for a limit, and why, in the order they were refused.
+    private var refused: [String: String] = [:]
+    private var refusedOrder: [String] = []
+    /// The keys the last saved copy said the backend holds.
+    private var savedSentKeys = Set<String>()
     private let applyGuard: ApplyGuard?
     static let maximumSkippedKept = 256
     /// The longest wait between tries at a backend that cannot be reached.
@@ -105,6 +111,12 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
             })
             local = MergedChanges(admitted)
             if admitted.count != saved.changes.latest.count { replicaNeedsSaving = true }
+            // What the backend was known to hold when the copy was saved: without it, a look at
+            // the copy alone (`cloud status --offline`) would count every own key as unsent.
+            for key in saved.sentKeys {
+                if let record = local.record(forKey: key), record == saved.changes.record(forKey: key) { delivered.merge(record) }
+            }
+            savedSentKeys = saved.sentKeys
         } else {
             local = MergedChanges()
             let dropped = saved?.changes.liveKeys ?? []
@@ -190,11 +202,13 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
         }
         if let refusal {
             queued.append(KeyValueStoreChange(reason: .quotaViolationChange, changedKeys: changes.keys.sorted(), refusal: refusal))
+            for key in changes.keys { rememberRefusedLocked(key, why: "\(refusal)") }
             lock.unlock()
             configuration.onNews()
             throw refusal
         }
         for record in records {
+            forgetRefusedLocked(record.key)
             if let current = local.record(forKey: record.key), current.payload == record.payload { continue }
             let stamped = ChangeRecord(key: record.key, payload: record.payload, stamp: ChangeStamp(clock: clock.now(), device: device))
             local.merge(stamped)
@@ -204,6 +218,25 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
         currentStatus.pendingChanges = pendingRecordsLocked().count
         lock.unlock()
         backend.wake()
+    }
+
+    /// Writes each key by itself: a key that would break a limit is refused (and reported as a
+    /// quota violation) while the others are written. Removals go first, so the room they free
+    /// is there for the values. Returns the refused keys and why.
+    @discardableResult
+    public func setEach(_ changes: [String: PropertyListValue?]) -> [String: KeyValueStoreLimitError] {
+        var refusals: [String: KeyValueStoreLimitError] = [:]
+        let ordered = changes.sorted { lhs, rhs in
+            (lhs.value == nil) != (rhs.value == nil) ? lhs.value == nil : lhs.key < rhs.key
+        }
+        for (key, value) in ordered {
+            do throws(KeyValueStoreLimitError) {
+                try setValues([key: value])
+            } catch {
+                refusals[key] = error
+            }
+        }
+        return refusals
     }
 
     private func checkLimitsLocked(applying records: [ChangeRecord]) throws(KeyValueStoreLimitError) {
@@ -347,13 +380,23 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
                 return pendingRecordsLocked()
             }
             if !pending.isEmpty {
+                var accepted: [ChangeRecord] = []
+                var refusals: [(ChangeRecord, BackendRefusal)] = []
                 do {
-                    try backend.append(pending.sorted { $0.stamp < $1.stamp })
-                    lock.withLock { _ = delivered.merge(pending) }
-                    backend.compact(latest: lock.withLock { delivered })
-                } catch let refusal as BackendRefusal {
-                    lock.withLock { takeBackLocked(pending, refusal: refusal) }
+                    // Removals first: on a server that checks the limits as it writes, the room
+                    // they free is there for the values.
+                    try appendEach(pending.sorted { lhs, rhs in
+                        lhs.isRemoval != rhs.isRemoval ? lhs.isRemoval : lhs.stamp < rhs.stamp
+                    }, accepted: &accepted, refused: &refusals)
+                } catch {
+                    lock.withLock { _ = delivered.merge(accepted) }
+                    throw error
                 }
+                lock.withLock {
+                    _ = delivered.merge(accepted)
+                    for (record, refusal) in refusals { takeBackLocked([record], refusal: refusal) }
+                }
+                if !accepted.isEmpty { backend.compact(latest: lock.withLock { delivered }) }
             }
             reached = true
             let problems = backend.readProblems.prefix(KeyValueStoreStatus.skippedShown).map { SkippedChange.printable($0, limit: SkippedChange.maximumLength) }
@@ -380,6 +423,25 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
         }
         if news { configuration.onNews() }
         return reached
+    }
+
+    /// Sends `records`; when the backend refuses them whole, each half is sent by itself, down
+    /// to single records, so only the ones over a limit are refused and the rest are stored.
+    /// A backend that checks no limits (the folder) takes the whole batch in one call.
+    private func appendEach(_ records: [ChangeRecord], accepted: inout [ChangeRecord], refused: inout [(ChangeRecord, BackendRefusal)]) throws {
+        guard !records.isEmpty else { return }
+        do {
+            try backend.append(records)
+            accepted += records
+        } catch let refusal as BackendRefusal {
+            guard records.count > 1 else {
+                refused.append((records[0], refusal))
+                return
+            }
+            let half = records.count / 2
+            try appendEach(Array(records[..<half]), accepted: &accepted, refused: &refused)
+            try appendEach(Array(records[half...]), accepted: &accepted, refused: &refused)
+        }
     }
 
     /// The changes from elsewhere that pass `ReceivedChangeCheck` and are not quarantined; the
@@ -470,6 +532,27 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
         currentStatus.lastSkipped = skippedOrder.suffix(KeyValueStoreStatus.skippedShown).compactMap { skipped[$0] }
     }
 
+    private func rememberRefusedLocked(_ key: String, why: String) {
+        if refused.updateValue(why, forKey: key) == nil {
+            refusedOrder.append(key)
+            if refusedOrder.count > Self.maximumSkippedKept { refused[refusedOrder.removeFirst()] = nil }
+        }
+        publishRefusedLocked()
+    }
+
+    private func forgetRefusedLocked(_ key: String) {
+        guard refused.removeValue(forKey: key) != nil else { return }
+        refusedOrder.removeAll { $0 == key }
+        publishRefusedLocked()
+    }
+
+    private func publishRefusedLocked() {
+        currentStatus.refusedKeys = refusedOrder.count
+        currentStatus.lastRefused = refusedOrder.suffix(KeyValueStoreStatus.skippedShown).compactMap { key in
+            refused[key].map { "\(SkippedChange.printable(key, limit: 64)): \($0)" }
+        }
+    }
+
     private func forgetSkippedLocked(_ identity: ChangeIdentity) {
         guard skipped.removeValue(forKey: identity) != nil else { return }
         skippedOrder.removeAll { $0 == identity }
@@ -477,14 +560,15 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
         currentStatus.lastSkipped = skippedOrder.suffix(KeyValueStoreStatus.skippedShown).compactMap { skipped[$0] }
     }
 
-    /// The server refused this machine's batch whole: its changes are taken back (each key
-    /// returns to what the backend holds), so they are not sent again and again, and the app
-    /// hears of it as a quota violation, as for a write refused here.
+    /// The server refused these changes: they are taken back (each key returns to what the
+    /// backend holds), so they are not sent again and again, and the app hears of it as a
+    /// quota violation, as for a write refused here.
     private func takeBackLocked(_ records: [ChangeRecord], refusal: BackendRefusal) {
         for record in records {
             guard local.record(forKey: record.key) == record else { continue }  // written again since
             local.takeBack(record.key, returningTo: delivered.record(forKey: record.key))
             decoded[record.key] = nil
+            rememberRefusedLocked(record.key, why: "\(refusal)")
         }
         replicaNeedsSaving = true
         queued.append(KeyValueStoreChange(reason: .quotaViolationChange, changedKeys: records.map(\.key).sorted(), refusal: refusal.limit))
@@ -502,9 +586,11 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
     private func saveReplica() {
         guard let file = configuration.replicaFile else { return }
         let replica = lock.withLock { () -> LocalReplica? in
-            guard replicaNeedsSaving else { return nil }
+            let sent = Set(local.latest.compactMap { key, record in delivered.record(forKey: key) == record ? key : nil })
+            guard replicaNeedsSaving || sent != savedSentKeys else { return nil }
             replicaNeedsSaving = false
-            return LocalReplica(device: device, clock: clock.latest, backend: backendName, changes: local)
+            savedSentKeys = sent
+            return LocalReplica(device: device, clock: clock.latest, backend: backendName, changes: local, sentKeys: sent)
         }
         guard let replica else { return }
         do {
