@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "PropertyList", targets: ["PropertyList"]),
         .library(name: "KeyedArchive", targets: ["KeyedArchive"]),
         .library(name: "Defaults", targets: ["Defaults"]),
+        .library(name: "SavedCollections", targets: ["SavedCollections"]),
         .library(name: "BookFront", targets: ["BookFront"]),
         .library(name: "MapFront", targets: ["MapFront"]),
         .library(name: "Cloud", targets: ["Cloud"]),
@@ -44,6 +45,12 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        // SQLite, for the collections that grow with use (notes, bookmarks, reading places).
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         // What text from outside must become before a terminal or a log sees it; no dependencies.
         .target(name: "TextSafety"),
         // What the operating system and the standard library lack, written once: locks, waits on
@@ -54,7 +61,9 @@ let package = Package(
         .target(name: "PropertyList", dependencies: ["Platform"]),
         .target(name: "KeyedArchive", dependencies: ["PropertyList", "Platform"]),
         .target(name: "FileSafety", dependencies: ["Platform"]),
-        .target(name: "Defaults", dependencies: ["PropertyList", "KeyedArchive", "FileSafety", "Platform"]),
+        // The collections database: one row per entry, shared by processes; knows no owner.
+        .target(name: "SavedCollections", dependencies: ["CSQLite", "PropertyList", "FileSafety", "TextSafety", "Platform"]),
+        .target(name: "Defaults", dependencies: ["SavedCollections", "PropertyList", "KeyedArchive", "FileSafety", "Platform"]),
         .target(name: "Restoration", dependencies: ["PropertyList", "KeyedArchive", "FileSafety", "TextSafety", "Platform"]),
         .target(name: "Screens", dependencies: ["Terminal", "TextSafety", "Restoration", "PropertyList", "KeyedArchive", "Platform"]),
         // The Settings.bundle schema, its loading, and the screens that edit a preference store
@@ -82,7 +91,7 @@ let package = Package(
         .executableTarget(
             name: "wonderland",
             dependencies: [
-                "WonderlandApp", "Screens", "Settings", "Terminal", "TextSafety", "PropertyList", "KeyedArchive", "Restoration", "Defaults", "Cloud", "CloudServer", "FileSafety", "Platform",
+                "WonderlandApp", "Screens", "Settings", "Terminal", "TextSafety", "PropertyList", "KeyedArchive", "Restoration", "Defaults", "SavedCollections", "Cloud", "CloudServer", "FileSafety", "Platform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The release product is one static file: no dynamic loader, libraries or relocations
@@ -170,6 +179,7 @@ let package = Package(
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "Screens", "ScreensTesting", "Terminal", "Restoration", "Defaults", "PropertyList"]),
         .testTarget(name: "WonderlandAppTests", dependencies: ["WonderlandApp", "BookFront", "MapFront", "Screens", "Settings", "ScreensTesting", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "Cloud", "CloudServer"]),
         .testTarget(name: "DefaultsTests", dependencies: ["Defaults", "PropertyList", "KeyedArchive", "FileSafety", "PropertyListTestSupport"]),
+        .testTarget(name: "SavedCollectionsTests", dependencies: ["SavedCollections", "PropertyList"]),
         .testTarget(name: "FileSafetyTests", dependencies: ["FileSafety"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
         .testTarget(name: "MapFrontTests", dependencies: ["MapFront", "Screens", "Settings", "ScreensTesting", "Terminal", "Defaults", "PropertyList", "KeyedArchive", "Restoration", "FileSafety"],

@@ -30,8 +30,13 @@ import Glibc
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 func store(_ path: String) -> DefaultsStore {
-    // As in the app: watching the file, coalescing what is not saved at once.
-    DefaultsStore(fileURL: URL(fileURLWithPath: path))
+    // As in the app: watching the file, coalescing what is not saved at once, the collections
+    // in their database (beside the file here).
+    DefaultsStore(fileURL: URL(fileURLWithPath: path), options: .init(collectionsPath: collectionsPath(besides: path)))
+}
+
+func collectionsPath(besides path: String) -> String {
+    URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("collections.sqlite").path
 }
 
 /// Sleeps until the shared start time, if one was given.
@@ -110,7 +115,7 @@ func bench(file: String, count: Int) throws {
 }
 
 func dump(file: String) throws {
-    let store = DefaultsStore(fileURL: URL(fileURLWithPath: file), options: .init(watchesForChanges: false))
+    let store = DefaultsStore(fileURL: URL(fileURLWithPath: file), options: .init(watchesForChanges: false, collectionsPath: collectionsPath(besides: file)))
     var lines: [String] = []
     let notes = CharacterNotes(store: store)
     if case .dictionary(let all)? = store.object(forKey: CharacterNotes.storeKey) {

@@ -1,3 +1,4 @@
+import SavedCollections
 import FileSafety
 import FoundationEssentials
 import Platform
@@ -35,12 +36,19 @@ public final class DefaultsStore: PreferenceStore {
         public var clock: () -> Double
         /// Replaces the file with the given bytes; tests may substitute a disk that fails.
         public var writeFile: (Data, URL) throws -> Void
+        /// Where the keys declared with `mergesPerEntry` are kept, one row per entry (see
+        /// `CollectionDomain`); nil keeps them in the file, as stores other than the app's do.
+        /// Opened at the first declaration, so a store nobody declares a collection in never
+        /// touches it.
+        public var collectionsPath: String?
 
         public init(
             coalescingDelay: Double = 0.3, maximumDelay: Double = 2, watchesForChanges: Bool = true,
             usesInotify: Bool = true, safetyPollInterval: Double = 2, clock: @escaping () -> Double = DefaultsStore.monotonicNow,
-            writeFile: @escaping (Data, URL) throws -> Void = { try AtomicFile.write($0, to: $1) }
+            writeFile: @escaping (Data, URL) throws -> Void = { try AtomicFile.write($0, to: $1) },
+            collectionsPath: String? = nil
         ) {
+            self.collectionsPath = collectionsPath
             self.coalescingDelay = coalescingDelay
             self.maximumDelay = maximumDelay
             self.watchesForChanges = watchesForChanges
@@ -73,6 +81,10 @@ public final class DefaultsStore: PreferenceStore {
     private var nextObserverID = 0
     /// Keys saved entry by entry, and how each settles an entry two processes changed.
     private var entryMerges: [String: EntryMerge] = [:]
+    /// The collections database, once a collection is declared; nil before, or when it cannot
+    /// be used (the collections then stay in the file).
+    private var collections: CollectionDomain?
+    private var collectionsUnavailable = false
 
     /// A store on `fileURL`. `argumentDomain` is usually `ArgumentDomain.split(…).domain`.
     public convenience init(fileURL: URL, argumentDomain: [String: PropertyListValue] = [:], options: Options = Options()) {
@@ -107,6 +119,11 @@ public final class DefaultsStore: PreferenceStore {
         DefaultsStore(filePath: standardFilePath(environment: environment), argumentDomain: argumentDomain, options: options)
     }
 
+    /// Where the app keeps its collections: `$XDG_DATA_HOME/wonderland/collections/collections.sqlite`.
+    public static func standardCollectionsPath(environment: [String: String]) -> String {
+        CollectionDatabase.standardPath(environment: environment)
+    }
+
     /// `$XDG_CONFIG_HOME/wonderland/defaults.plist` (default `~/.config/…`).
     public static func standardFilePath(environment: [String: String]) -> String {
         FilePaths.join(FilePaths.join(UserFolders(environment: environment).configHome, "wonderland"), "defaults.plist")
@@ -130,7 +147,34 @@ public final class DefaultsStore: PreferenceStore {
     // MARK: PreferenceStore
 
     public func object(forKey key: String) -> PropertyListValue? {
-        domains.value(forKey: key)
+        if let collections, collections.declares(key) {
+            return domains.argument[key] ?? collections.value(forKey: key) ?? domains.registration[key]
+        }
+        return domains.value(forKey: key)
+    }
+
+    public func object(forKey key: String, entry name: String) -> PropertyListValue? {
+        if let collections, collections.declares(key), domains.argument[key] == nil {
+            return collections.value(forKey: key, entry: name) ?? Self.entry(name, of: domains.registration[key])
+        }
+        return Self.entry(name, of: object(forKey: key))
+    }
+
+    private static func entry(_ name: String, of value: PropertyListValue?) -> PropertyListValue? {
+        guard case .dictionary(let entries)? = value else { return nil }
+        return entries[name]
+    }
+
+    public func set(_ value: PropertyListValue?, forKey key: String, entry name: String) {
+        if let collections, collections.declares(key) {
+            if collections.record(value, forKey: key, entry: name, at: options.clock()) { notify([key]) }
+            return
+        }
+        var entries: [String: PropertyListValue] = [:]
+        if case .dictionary(let current)? = domains.persistent[key] { entries = current }
+        guard entries[name] != value else { return }
+        entries[name] = value
+        set(entries.isEmpty ? nil : .dictionary(entries), forKey: key)
     }
 
     /// A value the defaults file cannot hold (see `DefaultsStorability`) is not set: the user is
@@ -138,6 +182,10 @@ public final class DefaultsStore: PreferenceStore {
     public func set(_ value: PropertyListValue?, forKey key: String) {
         if let value, let refusal = DefaultsStorability.refusal(forKey: key, value: value) {
             warnings.append(refusal)
+            return
+        }
+        if let collections, collections.declares(key) {
+            if collections.set(value, forKey: key, at: options.clock()) { notify([key]) }
             return
         }
         let old = domains.value(forKey: key)
@@ -151,6 +199,48 @@ public final class DefaultsStore: PreferenceStore {
 
     public func mergesPerEntry(_ key: String, rule: EntryMerge) {
         entryMerges[key] = rule
+        guard let collections = openCollections() else { return }
+        collections.declare(key, rule: rule)
+        moveCollectionsIn(keys: [key])
+    }
+
+    private func openCollections() -> CollectionDomain? {
+        if let collections { return collections }
+        guard let path = options.collectionsPath, !collectionsUnavailable else { return nil }
+        do {
+            let database = try CollectionDatabase(path: path)
+            warnings += database.takeWarnings()
+            watcher?.watchAlso(folder: FilePaths.parent(of: path))
+            collections = CollectionDomain(database: database)
+        } catch {
+            collectionsUnavailable = true
+            warnings.append("Notes, bookmarks and reading places are kept in \(filePath) for this run: \(error).")
+        }
+        return collections
+    }
+
+    /// Collections the file holds (an older version wrote them, or `defaults import` did) move
+    /// into the database, and leave the file only once they read back from it.
+    private func moveCollectionsIn(keys: Set<String>) {
+        guard let collections else { return }
+        var moved: Set<String> = []
+        for key in keys.sorted() where collections.declares(key) {
+            guard let value = domains.persistent[key] else {
+                collections.forgetMovedIn(key)
+                continue
+            }
+            guard case .dictionary(let entries) = value else { continue }
+            do {
+                let changed = try collections.moveIn(entries, forKey: key)
+                if !changed.isEmpty { moved.insert(key) }
+            } catch {
+                warnings.append("\(key) could not be moved from \(filePath) into \(collections.database.path) (\(error)); it stays in \(filePath) and is tried again at the next launch.")
+                continue
+            }
+            domains.persistent[key] = nil
+            pending.record(nil, forKey: key, at: options.clock())
+        }
+        notify(moved)
     }
 
     /// Writes this process's changes now, durably (see `flush()`): for what the user is told
@@ -202,11 +292,16 @@ public final class DefaultsStore: PreferenceStore {
         notify(DefaultsDomains.changedKeys(from: old, to: domains))
     }
 
-    public var hasUnsavedChanges: Bool { !pending.isEmpty || needsFullRewrite }
+    public var hasUnsavedChanges: Bool { !pending.isEmpty || needsFullRewrite || collections?.hasUnsavedChanges == true }
+
+    /// When the first and the latest unsaved change were made, in the file or the collections.
+    private var firstChange: Double? { [pending.firstChange, collections?.firstChange].compactMap { $0 }.min() }
+    private var lastChange: Double? { [pending.lastChange, collections?.lastChange].compactMap { $0 }.max() }
 
     /// Problems to tell the user about once: a corrupt file moved aside at start-up, or later a
     /// write that failed. Returns each message once.
     public func takeStartupWarnings() -> [String] {
+        if let collections { warnings += collections.database.takeWarnings() }
         defer { warnings = [] }
         return warnings
     }
@@ -226,11 +321,11 @@ public final class DefaultsStore: PreferenceStore {
     public var nextDeadline: Double? {
         var due: Double?
         if hasUnsavedChanges {
-            let last = pending.lastChange ?? lastStampCheck
+            let last = lastChange ?? lastStampCheck
             if lastWriteError != nil {
                 due = last + options.maximumDelay  // a failing disk is tried again, not hammered
             } else {
-                due = min(last + options.coalescingDelay, (pending.firstChange ?? last) + options.maximumDelay)
+                due = min(last + options.coalescingDelay, (firstChange ?? last) + options.maximumDelay)
             }
         }
         if let watcher, !watcher.seesEveryChange {
@@ -249,6 +344,7 @@ public final class DefaultsStore: PreferenceStore {
         if !look && now - lastStampCheck >= options.safetyPollInterval { look = true }
         guard look else { return }
         lastStampCheck = now
+        if let changed = collections?.takeOthersChanges() { notify(changed) }
         guard file.stamp() != knownStamp else { return }
         reload()
     }
@@ -258,8 +354,8 @@ public final class DefaultsStore: PreferenceStore {
     public func flushIfDue(now: Double? = nil) {
         guard hasUnsavedChanges else { return }
         let now = now ?? options.clock()
-        let settled = now - (pending.lastChange ?? now) >= options.coalescingDelay
-        let overdue = now - (pending.firstChange ?? now) >= options.maximumDelay
+        let settled = now - (lastChange ?? now) >= options.coalescingDelay
+        let overdue = now - (firstChange ?? now) >= options.maximumDelay
         guard settled || overdue || needsFullRewrite else { return }
         do {
             try flush()
@@ -268,6 +364,7 @@ public final class DefaultsStore: PreferenceStore {
             if failure != lastWriteError { warnings.append("The settings could not be saved to \(filePath): \(error)") }
             lastWriteError = failure
             pending.postpone(to: now)
+            collections?.postpone(to: now)
         }
     }
 
@@ -276,6 +373,13 @@ public final class DefaultsStore: PreferenceStore {
     /// wrote meanwhile are kept and reported to observers.
     public func flush() throws {
         guard hasUnsavedChanges else { return }
+        if let collections, collections.hasUnsavedChanges {
+            notify(try collections.flush())
+        }
+        guard !pending.isEmpty || needsFullRewrite else {
+            lastWriteError = nil
+            return
+        }
         let old = domains
         let written: [String: PropertyListValue] = try file.withLock(exclusive: true) {
             let stampBefore = file.stamp()
@@ -367,6 +471,10 @@ public final class DefaultsStore: PreferenceStore {
         let old = domains
         domains.persistent = pending.applied(to: values, merges: entryMerges)
         notify(DefaultsDomains.changedKeys(from: old, to: domains))
+        // Another version of the app, or `defaults import`, wrote a collection into the file.
+        if let collections {
+            moveCollectionsIn(keys: Set(domains.persistent.keys).filter(collections.declares))
+        }
     }
 
     private func notify(_ keys: Set<String>) {

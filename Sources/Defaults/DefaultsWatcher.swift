@@ -14,6 +14,9 @@ final class DefaultsWatcher {
     private let folder: String
     private let events: FileEvents?
     private var watch: Int32?
+    /// Other folders whose files' writes count as news (the collections database's, where
+    /// SQLite appends to its log without closing it), by path, with their watch.
+    private var others: [String: Int32?] = [:]
 
     init(folder: String, useInotify: Bool) {
         self.folder = folder
@@ -48,17 +51,34 @@ final class DefaultsWatcher {
         folderIsLocal = nil
     }
 
+    /// Also watches `folder`, for writes that do not close their file.
+    func watchAlso(folder: String) {
+        others[folder] = .some(addOtherWatch(folder))
+    }
+
+    private func addOtherWatch(_ folder: String) -> Int32? {
+        let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF)
+        return events?.addWatch(folder, mask: mask)
+    }
+
     /// Drains pending events; true when the file may have changed (always true when polling).
     func check() -> Bool {
         guard let events else { return true }
+        var lostOther = false
+        for (folder, other) in others where other == nil {
+            others[folder] = .some(addOtherWatch(folder))
+            lostOther = true
+        }
         if watch == nil {
             addWatch()  // the folder may exist now
             return true
         }
         let sawEvent = events.drain { event in
-            if event.endsWatch { watch = nil }
+            guard event.endsWatch else { return }
+            if event.watch == watch { watch = nil }
+            for (folder, other) in others where other == event.watch { others[folder] = .some(nil) }
         }
         if watch == nil { addWatch() }
-        return sawEvent
+        return sawEvent || lostOther
     }
 }

@@ -19,12 +19,31 @@ public protocol PreferenceStore: AnyObject {
     func mergesPerEntry(_ key: String, rule: EntryMerge)
     /// Writes what is unsaved to disk before returning (a store with no file does nothing).
     func saveNow() throws
+    /// One entry of a dictionary-valued key: a store that keeps such keys entry by entry reads
+    /// only that entry.
+    func object(forKey key: String, entry name: String) -> PropertyListValue?
+    /// Sets one entry of a dictionary-valued key (nil removes it): a store that keeps such keys
+    /// entry by entry saves only that entry.
+    func set(_ value: PropertyListValue?, forKey key: String, entry name: String)
 }
 
 extension PreferenceStore {
     /// A store that only one process uses has nothing to merge.
     public func mergesPerEntry(_ key: String, rule: EntryMerge) {}
     public func saveNow() throws {}
+
+    public func object(forKey key: String, entry name: String) -> PropertyListValue? {
+        guard case .dictionary(let entries)? = object(forKey: key) else { return nil }
+        return entries[name]
+    }
+
+    public func set(_ value: PropertyListValue?, forKey key: String, entry name: String) {
+        var entries: [String: PropertyListValue] = [:]
+        if case .dictionary(let current)? = object(forKey: key) { entries = current }
+        guard entries[name] != value else { return }
+        entries[name] = value
+        set(entries.isEmpty ? nil : .dictionary(entries), forKey: key)
+    }
 }
 
 /// Keeps a change handler subscribed; cancelled when released.

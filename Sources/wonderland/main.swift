@@ -20,11 +20,14 @@ struct Wonderland: ParsableCommand {
             In the app, ? lists every key, `,` opens the settings and q quits.
             `-Key value` pairs override a default for this run only: wonderland -HPMapType 2.
 
-            Files: state in $XDG_STATE_HOME/wonderland, settings in
-            $XDG_CONFIG_HOME/wonderland, books and caches in $XDG_DATA_HOME/wonderland.
+            Files: state (the saved place, book indexes) in $XDG_STATE_HOME/wonderland,
+            settings in $XDG_CONFIG_HOME/wonderland, books and the synced store's copies in
+            $XDG_DATA_HOME/wonderland, the map cache in $XDG_CACHE_HOME/wonderland.
+            `wonderland state usage` shows what each takes; `wonderland state clean` frees
+            what can go.
             """,
         version: AppVersion.current,
-        subcommands: [SettingsCommand.self, DefaultsCommand.self, StateCommand.self, PlistCommand.self, CloudCommand.self]
+        subcommands: [SettingsCommand.self, DefaultsCommand.self, CollectionsCommand.self, StateCommand.self, PlistCommand.self, CloudCommand.self]
     )
 
     @Flag(help: "Draw the first frame, then exit (for start-up benchmarks).")
@@ -68,10 +71,11 @@ struct Wonderland: ParsableCommand {
         let restoration = RestorationController.Configuration(files: files, fresh: arguments.fresh, appVersion: AppVersion.current)
         // A start-up measurement neither opens the synced store nor starts its worker.
         let cloud = exitAfterFirstFrame ? nil : CloudStoreFactory(replicas: .standard(dataFolderPath: launch.dataFolderPath))
-        let options = AppRunner.Options(exitAfterFirstFrame: exitAfterFirstFrame, restoration: restoration,
+        var options = AppRunner.Options(exitAfterFirstFrame: exitAfterFirstFrame, restoration: restoration,
                                         defaults: AppDefaults.controller(environment: environment, watchesForChanges: !exitAfterFirstFrame,
                                                                          bundle: { settings.value }),
                                         launch: launch, cloud: cloud)
+        options.housekeeps = true
         let status = AppRunner.run(options, environment: environment) { env in
             try NcursesTerminal(environment: env)
         }
@@ -90,6 +94,7 @@ enum AppDefaults {
                            bundle: () -> SettingsBundle) -> DefaultsController {
         var options = DefaultsStore.Options()
         options.watchesForChanges = watchesForChanges
+        options.collectionsPath = DefaultsStore.standardCollectionsPath(environment: environment)
         let store = DefaultsStore.standard(environment: environment, argumentDomain: argumentSplit.domain, options: options)
         return DefaultsController(store: store, bundle: bundle())
     }

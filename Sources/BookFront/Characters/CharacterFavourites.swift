@@ -17,7 +17,7 @@ public struct CharacterFavourites {
     }
 
     /// Any value counts as starred, so an entry written by hand with another type still shows.
-    public func contains(_ id: String) -> Bool { entries[id] != nil }
+    public func contains(_ id: String) -> Bool { store.object(forKey: Self.storeKey, entry: id) != nil }
 
     public var ids: Set<String> { Set(entries.keys) }
 
@@ -30,9 +30,7 @@ public struct CharacterFavourites {
     /// is then still changed in memory and written at the next chance).
     public func set(_ isFavourite: Bool, for id: String) throws {
         guard isFavourite != contains(id) else { return }
-        var favourites = entries
-        favourites[id] = isFavourite ? .boolean(true) : nil
-        store.set(favourites.isEmpty ? nil : .dictionary(favourites), forKey: Self.storeKey)
+        store.set(isFavourite ? .boolean(true) : nil, forKey: Self.storeKey, entry: id)
         try store.saveNow()
     }
 }

@@ -25,17 +25,12 @@ public struct CharacterNotes {
     }
 
     public func note(for id: String) -> String {
-        CharacterNote(propertyList: entries[id])?.text ?? ""
+        CharacterNote(propertyList: store.object(forKey: Self.storeKey, entry: id))?.text ?? ""
     }
 
     /// Texts another instance saved for this character at the same time, oldest first.
     public func otherVersions(for id: String) -> [String] {
-        CharacterNote(propertyList: entries[id])?.otherVersions ?? []
-    }
-
-    private var entries: [String: PropertyListValue] {
-        if case .dictionary(let notes)? = store.object(forKey: Self.storeKey) { return notes }
-        return [:]
+        CharacterNote(propertyList: store.object(forKey: Self.storeKey, entry: id))?.otherVersions ?? []
     }
 
     /// Saves one character's note, durably; a blank note removes the entry. Saving settles the
@@ -43,12 +38,8 @@ public struct CharacterNotes {
     /// when the note could not be written to disk (it is then still saved in memory and
     /// written at the next chance).
     public func save(_ text: String, for id: String) throws {
-        var notes = entries
         let entry: PropertyListValue? = text.allSatisfy(\.isWhitespace) ? nil : .string(text)
-        if notes[id] != entry {
-            notes[id] = entry
-            store.set(notes.isEmpty ? nil : .dictionary(notes), forKey: Self.storeKey)
-        }
+        store.set(entry, forKey: Self.storeKey, entry: id)
         try store.saveNow()
     }
 

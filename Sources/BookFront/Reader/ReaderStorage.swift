@@ -25,23 +25,16 @@ public struct ReaderStorage {
         store.mergesPerEntry(bookmarksKey, rule: bookmarkMerge)
     }
 
-    private var entries: [String: PropertyListValue] {
-        if case .dictionary(let values)? = store.object(forKey: Self.bookmarksKey) { return values }
-        return [:]
-    }
-
     public func position(forBook id: String) -> Int? { positions.position(forBook: id) }
 
     /// The book's bookmarks, in text order. Throws when what is stored cannot be read.
     public func bookmarks(forBook id: String) throws -> [Bookmark] {
-        try Self.bookmarks(in: entries[id])
+        try Self.bookmarks(in: store.object(forKey: Self.bookmarksKey, entry: id))
     }
 
     /// Saves the book's bookmarks and writes them to disk before returning.
     public func setBookmarks(_ bookmarks: [Bookmark], forBook id: String) throws {
-        var all = entries
-        all[id] = try Self.propertyList(bookmarks, forBook: id)
-        store.set(all.isEmpty ? nil : .dictionary(all), forKey: Self.bookmarksKey)
+        store.set(try Self.propertyList(bookmarks, forBook: id), forKey: Self.bookmarksKey, entry: id)
         try store.saveNow()
     }
 

@@ -61,13 +61,8 @@ public struct ReadingPositions {
         store.mergesPerEntry(storeKey, rule: .newestWins { ReadingPlace(propertyList: $0)?.stamp })
     }
 
-    private var entries: [String: PropertyListValue] {
-        if case .dictionary(let values)? = store.object(forKey: Self.storeKey) { return values }
-        return [:]
-    }
-
     public func place(forBook id: String) -> ReadingPlace? {
-        ReadingPlace(propertyList: entries[id])
+        ReadingPlace(propertyList: store.object(forKey: Self.storeKey, entry: id))
     }
 
     public func position(forBook id: String) -> Int? { place(forBook: id)?.offset }
@@ -110,10 +105,7 @@ public struct ReadingPositions {
     }
 
     private func record(_ place: ReadingPlace, forBook id: String) {
-        var all = entries
-        guard all[id] != place.propertyList else { return }
-        all[id] = place.propertyList
-        store.set(.dictionary(all), forKey: Self.storeKey)
+        store.set(place.propertyList, forKey: Self.storeKey, entry: id)
     }
 
     /// Writes the positions to disk now (after following another device, so a crash right

@@ -1,0 +1,98 @@
+import ArgumentParser
+import Defaults
+import FileSafety
+import FoundationEssentials
+import Platform
+import PropertyList
+import SavedCollections
+import WonderlandApp
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `wonderland collections`: what the app keeps that grows with use — notes, bookmarks,
+/// reading places, favourites — listed and exported, as `defaults` does for settings. It reads
+/// the database as running instances write it, and never changes it.
+struct CollectionsCommand: CommandGroup {
+    static let configuration = CommandConfiguration(
+        commandName: "collections",
+        abstract: "List and export the notes, bookmarks, reading places and favourites wonderland keeps.",
+        discussion: """
+            They are kept in $XDG_DATA_HOME/wonderland/collections/collections.sqlite (default \
+            ~/.local/share/wonderland/collections/), one row per entry, apart from the settings. \
+            A bookmark list is an NSKeyedArchiver archive: `wonderland plist print` reads one \
+            exported with --format binary.
+            """,
+        subcommands: [List.self, Export.self]
+    )
+
+    /// What each collection the app keeps holds, for `list`.
+    static let descriptions: [String: String] = [
+        "WLCharacterNotes": "notes on characters",
+        "WLBookmarks": "bookmark lists, one per book",
+        "WLReadingPositions": "reading places, one per book",
+        "WLFavouriteCharacters": "starred characters",
+    ]
+
+    static func openDatabase() throws -> CollectionDatabase? {
+        let path = DefaultsStore.standardCollectionsPath(environment: ProcessEnvironment.current())
+        guard access(path, F_OK) == 0 else { return nil }
+        do { return try CollectionDatabase(path: path) } catch {
+            throw DefaultsCommand.fail("wonderland collections: \(error)")
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print each collection: its name, its entries and the bytes they take.")
+
+        func run() throws {
+            guard let database = try CollectionsCommand.openDatabase() else {
+                print("No collections yet (\(DefaultsStore.standardCollectionsPath(environment: ProcessEnvironment.current())) does not exist).")
+                return
+            }
+            let summaries = try database.summaries()
+            guard !summaries.isEmpty else { return print("No collections yet.") }
+            for summary in summaries {
+                let what = CollectionsCommand.descriptions[summary.collection].map { "  (\($0))" } ?? ""
+                print("\(summary.collection): \(summary.entries) \(summary.entries == 1 ? "entry" : "entries"), \(ByteCountText.describe(summary.bytes))\(what)")
+            }
+        }
+    }
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case xml, binary, json
+    }
+
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Write one collection, a dictionary of its entries, to FILE (- for stdout).")
+
+        @Argument(help: "The collection, as `list` names it (e.g. WLCharacterNotes).")
+        var collection: String
+
+        @Argument(help: "Where to write; - for stdout.")
+        var file: String = "-"
+
+        @Option(help: "xml or binary (property lists), or json (data as base64, dates as ISO 8601 text).")
+        var format: Format = .xml
+
+        func run() throws {
+            let entries = try CollectionsCommand.openDatabase().map { try $0.entries(in: collection) } ?? [:]
+            let value = PropertyListValue.dictionary(entries)
+            let data: Data
+            switch format {
+            case .xml: data = try PropertyListSerializer.data(from: value, format: .xml)
+            case .binary: data = try PropertyListSerializer.data(from: value, format: .binary)
+            case .json: data = JSONText.data(value)
+            }
+            if file == "-" {
+                StandardStream.output.write(data)
+                return
+            }
+            do {
+                try AtomicFile.write(data, to: URL(fileURLWithPath: file), permissions: 0o666, makingFolder: false)
+            } catch let failure as AtomicFile.Failure {
+                throw DefaultsCommand.fail("cannot write \(file): \(CommandErrorText.sentence(writingFailedWith: failure.code))")
+            }
+        }
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import Testing
+import Defaults
+import PropertyList
+
+/// The stores the app makes: dictionaries declared with `mergesPerEntry` kept one row per
+/// entry in the collections database beside the defaults file.
+@Suite struct DefaultsCollectionsTests {
+    static let key = "Entries"
+
+    func collectionsPath(_ home: URL) -> String { home.appendingPathComponent("data/collections/collections.sqlite").path }
+
+    func appStore(_ home: URL, clock: TestClock = TestClock(), rule: EntryMerge = .lastWriterWins, declare: Bool = true) -> DefaultsStore {
+        let store = DefaultsStore.standard(
+            environment: ["XDG_CONFIG_HOME": home.path],
+            options: .init(safetyPollInterval: 1e9, clock: { clock.now }, collectionsPath: collectionsPath(home)))
+        if declare { store.mergesPerEntry(Self.key, rule: rule) }
+        return store
+    }
+
+    @Test func entriesAreSavedOutsideTheDefaultsFile() throws {
+        try withConfigHome { home in
+            let store = appStore(home)
+            store.set("a note", forKey: Self.key, entry: "alice")
+            store.set("light", forKey: "Theme")
+            try store.saveNow()
+            let file = try fileContents(defaultsFile(in: home))
+            #expect(file["Theme"] == "light")
+            #expect(file[Self.key] == nil)
+            let again = appStore(home)
+            #expect(again.object(forKey: Self.key, entry: "alice") == "a note")
+            #expect(again.object(forKey: Self.key) == .dictionary(["alice": "a note"]))
+        }
+    }
+
+    @Test func aSaveOfOneEntryLeavesTheDefaultsFileAlone() throws {
+        try withConfigHome { home in
+            let store = appStore(home)
+            store.set("light", forKey: "Theme")
+            try store.saveNow()
+            let before = try FileManager.default.attributesOfItem(atPath: defaultsFile(in: home).path)[.modificationDate] as? Date
+            let inode = try FileManager.default.attributesOfItem(atPath: defaultsFile(in: home).path)[.systemFileNumber] as? Int
+            store.set("page 4", forKey: Self.key, entry: "book")
+            try store.saveNow()
+            #expect(try FileManager.default.attributesOfItem(atPath: defaultsFile(in: home).path)[.systemFileNumber] as? Int == inode)
+            #expect(try FileManager.default.attributesOfItem(atPath: defaultsFile(in: home).path)[.modificationDate] as? Date == before)
+        }
+    }
+
+    @Test func twoStoresKeepEachOthersEntriesAndHearOfThem() throws {
+        try withConfigHome { home in
+            let first = appStore(home)
+            let second = appStore(home)
+            #expect(first.object(forKey: Self.key, entry: "b") == nil)
+            let log = ChangeLog(first)
+            first.set("from first", forKey: Self.key, entry: "a")
+            try first.saveNow()
+            second.set("from second", forKey: Self.key, entry: "b")
+            try second.saveNow()
+            first.processExternalChanges()
+            #expect(log.all.contains(Self.key))
+            #expect(first.object(forKey: Self.key, entry: "b") == "from second")
+            #expect(second.object(forKey: Self.key) == .dictionary(["a": "from first", "b": "from second"]))
+        }
+    }
+
+    @Test func theSameEntryChangedInTwoStoresIsSettledByItsMerge() throws {
+        try withConfigHome { home in
+            let both = EntryMerge { _, mine, theirs in
+                guard case .string(let a)? = mine, case .string(let b)? = theirs else { return mine ?? theirs }
+                return .string(b + "+" + a)
+            }
+            let first = appStore(home, rule: both)
+            let second = appStore(home, rule: both)
+            _ = first.object(forKey: Self.key, entry: "n")
+            _ = second.object(forKey: Self.key, entry: "n")
+            first.set("one", forKey: Self.key, entry: "n")
+            second.set("two", forKey: Self.key, entry: "n")
+            try first.saveNow()
+            try second.saveNow()
+            #expect(second.object(forKey: Self.key, entry: "n") == "one+two")
+            first.processExternalChanges()
+            #expect(first.object(forKey: Self.key, entry: "n") == "one+two")
+        }
+    }
+
+    @Test func unsavedChangesStayOnTopOfOthersSaves() throws {
+        try withConfigHome { home in
+            let first = appStore(home)
+            let second = appStore(home)
+            _ = first.object(forKey: Self.key, entry: "n")
+            first.set("mine, not yet saved", forKey: Self.key, entry: "n")
+            second.set("theirs", forKey: Self.key, entry: "n")
+            try second.saveNow()
+            first.processExternalChanges()
+            #expect(first.object(forKey: Self.key, entry: "n") == "mine, not yet saved")
+            try first.saveNow()
+            #expect(appStore(home).object(forKey: Self.key, entry: "n") == "mine, not yet saved")
+        }
+    }
+
+    @Test func aCollectionInTheDefaultsFileMovesInAndLeavesTheFileOnlyThen() throws {
+        try withConfigHome { home in
+            let file = defaultsFile(in: home)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let old: [String: PropertyListValue] = [Self.key: .dictionary(["a": "kept", "b": "also"]), "Theme": "dark"]
+            try PropertyListSerializer.data(from: .dictionary(old), format: .xml).write(to: file)
+            let store = appStore(home)
+            #expect(store.object(forKey: Self.key, entry: "a") == "kept")
+            // Until saved, the file still holds them.
+            #expect(try fileContents(file)[Self.key] != nil)
+            try store.saveNow()
+            #expect(try fileContents(file)[Self.key] == nil)
+            #expect(try fileContents(file)["Theme"] == "dark")
+            #expect(appStore(home).object(forKey: Self.key) == .dictionary(["a": "kept", "b": "also"]))
+        }
+    }
+
+    @Test func aMoveKilledBeforeTheFileIsRewrittenIsDoneAgainWithoutHarm() throws {
+        try withConfigHome { home in
+            let file = defaultsFile(in: home)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try PropertyListSerializer.data(from: .dictionary([Self.key: .dictionary(["a": "one"])]), format: .xml).write(to: file)
+            do {
+                let store = appStore(home)
+                store.set("two, edited after the move", forKey: Self.key, entry: "a")
+                // Saved in the database, but the process dies before the file is rewritten.
+                store.set(nil, forKey: "nothing")
+                _ = store
+            }
+            try PropertyListSerializer.data(from: .dictionary([Self.key: .dictionary(["a": "one"])]), format: .xml).write(to: file)
+            let store = appStore(home)
+            #expect(store.object(forKey: Self.key, entry: "a") == "two, edited after the move")
+        }
+    }
+
+    @Test func whatAnOlderVersionWritesIntoTheFileLaterIsMergedIn() throws {
+        try withConfigHome { home in
+            let both = EntryMerge { _, mine, theirs in
+                guard case .string(let a)? = mine, case .string(let b)? = theirs else { return mine ?? theirs }
+                return .string(b + "+" + a)
+            }
+            let store = appStore(home, rule: both)
+            store.set("newer's", forKey: Self.key, entry: "a")
+            try store.saveNow()
+            // An older version, which knows only the file, writes an entry there.
+            let older = DefaultsStore.standard(environment: ["XDG_CONFIG_HOME": home.path], options: .init(safetyPollInterval: 1e9))
+            older.mergesPerEntry(Self.key, rule: .lastWriterWins)
+            older.set(.dictionary(["a": "older's", "c": "new from older"]), forKey: Self.key)
+            try older.saveNow()
+            store.processExternalChanges()
+            #expect(store.object(forKey: Self.key, entry: "a") == "newer's+older's")
+            #expect(store.object(forKey: Self.key, entry: "c") == "new from older")
+            try store.saveNow()
+            #expect(try fileContents(defaultsFile(in: home))[Self.key] == nil)
+        }
+    }
+
+    @Test func aStoreWithoutDeclarationsNeverMakesTheDatabase() throws {
+        try withConfigHome { home in
+            let store = appStore(home, declare: false)
+            store.set("light", forKey: "Theme")
+            try store.saveNow()
+            #expect(!FileManager.default.fileExists(atPath: collectionsPath(home)))
+        }
+    }
+
+    @Test func anUnusableDatabaseKeepsTheCollectionsInTheFileAndSaysSo() throws {
+        try withConfigHome { home in
+            let path = collectionsPath(home)
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)  // a folder where the file goes
+            let store = appStore(home)
+            #expect(store.takeStartupWarnings().contains { $0.contains("kept in") })
+            store.set("still saved", forKey: Self.key, entry: "a")
+            try store.saveNow()
+            #expect(try fileContents(defaultsFile(in: home))[Self.key] == .dictionary(["a": "still saved"]))
+        }
+    }
+
+    @Test func coalescedChangesWaitForTheDelayAndThenSave() throws {
+        try withConfigHome { home in
+            let clock = TestClock()
+            let store = appStore(home, clock: clock)
+            store.set("p1", forKey: Self.key, entry: "book")
+            #expect(store.hasUnsavedChanges)
+            #expect(store.nextDeadline == clock.now + 0.3)
+            store.flushIfDue(now: clock.now + 0.1)
+            #expect(store.hasUnsavedChanges)
+            store.flushIfDue(now: clock.now + 0.4)
+            #expect(!store.hasUnsavedChanges)
+            #expect(appStore(home).object(forKey: Self.key, entry: "book") == "p1")
+        }
+    }
+}
