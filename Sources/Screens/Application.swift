@@ -263,11 +263,15 @@ public final class Application {
         if let modal = modals.last {
             // A modal takes every key; only Ctrl-C, and help and the messages above, get past
             // it. A key it ignores draws nothing. A container presented as a modal (the settings
-            // sheet) passes keys to its focused screen first, as the root does.
+            // sheet) passes keys to its focused screen first, as the root does. An alert that
+            // came unasked closes at a key it ignores and passes it on (`passesOtherKeysOn`).
             let target: Screen
             if case .mouse(let mouse) = event { target = hitTest(modal, at: mouse.position) } else { target = Self.focusChain(from: modal).last ?? modal }
             if try route(event, from: target) {
                 needsDisplay = true
+            } else if let alert = modal as? Alert, alert.passesOtherKeysOn, case .key = event {
+                dismissModal(alert)
+                try dispatchInput(event)
             } else if event == .key(.control("c")) {
                 terminate(.interrupt)
             }

@@ -69,6 +69,10 @@ open class ModalScreen<Result>: Screen {
 /// screen.present(Alert(title: "Cannot open", message: error.description))
 /// ```
 public final class Alert: ModalScreen<Void> {
+    /// For a notice that appears without the user asking (at launch, from syncing): a key it
+    /// does not use closes it and is then handled as if it had not been there, so the key the
+    /// user was typing is not lost. The message log keeps what it said.
+    public var passesOtherKeysOn = false
     /// The title and message, so the message log keeps what the alert said.
     public override var messages: [String] { [title + ": " + message] }
     /// Enter, Esc or Space to close.

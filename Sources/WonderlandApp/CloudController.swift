@@ -13,7 +13,8 @@ import Terminal
 /// user told), delivers the store's news on wake-ups and
 /// idle moments (the defaults follow, and the screens through their defaults observers), stops the
 /// worker at Ctrl-Z and quit (sending what is queued) and starts it again at `fg`, keeps the
-/// tab bar's status line, and tells the user once of a damaged local copy or a refused write.
+/// tab bar's status line, and tells the user once of a damaged local copy (an alert) or a
+/// refused write (a message in the log: the value stays here, and nothing the user does waits).
 ///
 /// Nothing here waits for the folder: the store reads and writes its local copy, and only its
 /// worker thread touches the backend.
@@ -113,7 +114,7 @@ public final class CloudController: ApplicationLifecycleObserver {
     private func refreshStatus() -> Bool {
         var server: String?
         if case .server = place.kind { server = mirror.store?.backendName }
-        let text = CloudStatusBoard.describe(mirror.store?.status, server: server).map(place.redacting)
+        let text = CloudStatusBoard.describe(mirror.store?.status, server: server, shares: mirror.shareSummaries()).map(place.redacting)
         guard text != services.cloudStatus.text else { return false }
         services.cloudStatus.text = text
         return true
@@ -148,13 +149,28 @@ public final class CloudController: ApplicationLifecycleObserver {
         tellNotices(application)
     }
 
-    /// Each notice once per launch, in one alert.
+    /// Each notice once per launch: a quiet one among the messages, the others in one alert
+    /// that a key it does not use closes and passes on, so a key typed as it appears is kept.
     private func tellNotices(_ application: Application) {
-        pendingNotices += mirror.takeNotices().map(\.description)
+        var quiet = false
+        for notice in mirror.takeNotices() {
+            guard notice.isQuiet else {
+                pendingNotices.append(notice.description)
+                continue
+            }
+            let text = place.redacting(notice.description)
+            if toldNotices.insert(text).inserted {
+                services.cloudStatus.addNote("Sync: " + text)
+                quiet = true
+            }
+        }
+        if quiet { application.setNeedsDisplay() }
         guard !pendingNotices.isEmpty, application.state == .active else { return }
         let fresh = pendingNotices.map(place.redacting).filter { toldNotices.insert($0).inserted }
         pendingNotices = []
         guard !fresh.isEmpty else { return }
-        application.presentModal(Alert(title: "Sync", message: fresh.joined(separator: "\n")))
+        let alert = Alert(title: "Sync", message: fresh.joined(separator: "\n"))
+        alert.passesOtherKeysOn = true
+        application.presentModal(alert)
     }
 }

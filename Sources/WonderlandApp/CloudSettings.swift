@@ -25,12 +25,19 @@ public enum CloudSettings {
     /// Store keys of the reading positions: one per book, `WLReadingPosition.<content hash>`.
     public static let readingPositionPrefix = "WLReadingPosition."
 
+    /// The reading places the store keeps: the most recently read books. A heavy reader's
+    /// places would otherwise fill the store's 1,024 keys and leave no room for the pin; older
+    /// places stay on this machine and come back when their book is read again. 200 places
+    /// take about 27 KB of the 1 MB.
+    public static let readingPlaceShare = EntryShare(maximumEntries: 200, maximumBytes: 256 * 1_024)
+
     /// The pin (HPLocation, whole) and the reading positions (per book, so two devices reading
     /// different books never overwrite each other); both carry the stamp of the user's change,
-    /// and the newer copy stands.
+    /// and the newer copy stands. What the share leaves (824 keys, 768 KB) is the whole keys'.
     public static let rules: [SyncRule] = [
         .wholeKey(MapDefaultsKey.savedLocation, enabledBy: syncLocationsKey, newestWins: true),
-        .perEntry(ReadingPositions.storeKey, cloudPrefix: readingPositionPrefix, enabledBy: syncReadingPositionKey, newestWins: true),
+        .perEntry(ReadingPositions.storeKey, cloudPrefix: readingPositionPrefix, enabledBy: syncReadingPositionKey, newestWins: true,
+                  share: readingPlaceShare),
     ]
 
     /// The sync folder: WONDERLAND_SYNC_FOLDER, else the setting, else

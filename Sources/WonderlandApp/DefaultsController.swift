@@ -61,13 +61,17 @@ public final class DefaultsController: ApplicationLifecycleObserver {
     }
 
     private func flush() {
-        do { try store.flush() } catch { exitWarnings.append("could not save settings: \(error)") }
+        do { try store.flush() } catch {
+            exitWarnings.append("not everything could be saved (settings, notes, bookmarks or reading places changed in this run are lost unless saved elsewhere): \(error)")
+        }
     }
 
     private func tellPendingWarnings(_ application: Application) {
         guard !pendingWarnings.isEmpty, application.state == .active else { return }
         let message = pendingWarnings.joined(separator: "\n")
         pendingWarnings = []
-        application.presentModal(Alert(title: "Settings", message: message))
+        let alert = Alert(title: "Settings", message: message)
+        alert.passesOtherKeysOn = true  // it came unasked: the key typed as it appears is the user's
+        application.presentModal(alert)
     }
 }

@@ -148,7 +148,9 @@ public final class RestorationController: ApplicationLifecycleObserver {
         inputAtLastSave = application.inputEventsHandled
         if let notice {
             self.notice = nil
-            application.presentModal(Alert(title: "Starting fresh", message: notice))
+            let alert = Alert(title: "Starting fresh", message: notice)
+            alert.passesOtherKeysOn = true  // it came unasked: the key typed as it appears is the user's
+            application.presentModal(alert)
             // The alert is not a change of place, and it is no input: the next idle moment will not
             // replace the archive the notice has just said is kept.
         }

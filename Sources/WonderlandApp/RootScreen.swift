@@ -52,9 +52,11 @@ final class WonderlandTabs: TabScreen {
         }]
     }
 
-    /// A sync problem is kept in the message log: the tab bar has room for its first words only.
+    /// A sync problem is kept in the message log: the tab bar has room for its first words
+    /// only. The sync notes follow; the problem's place is kept when there is none (an empty
+    /// message is no message), so a note is never taken for new because the problem went.
     override var messages: [String] {
-        services.cloudStatus.problem.map { ["Sync: " + $0] } ?? []
+        [services.cloudStatus.problem.map { "Sync: " + $0 } ?? ""] + services.cloudStatus.notes
     }
 
     override func draw(in canvas: Canvas) {

@@ -89,7 +89,12 @@ struct CloudCommand: ParsableCommand {
             print("Backend:  \(place.place.redacting(store.backendName))")
             print("Device:   \(store.device)")
             print("Toggles:  \(toggles.joined(separator: ", "))")
-            print("Keys:     \(values.count)")
+            let limits = KeyValueStoreLimits.apple
+            print("Keys:     \(values.count) of \(limits.maximumKeyCount)")
+            let enabled = CloudSettings.rules.filter { place.defaults.object(forKey: $0.enabledBy).flatMap(DefaultsConversion.bool) ?? false }
+            for line in CloudStatusBoard.shareLines(EntryShareSummary.summaries(rules: enabled, defaults: place.defaults, store: store)) {
+                print("          \(line)")
+            }
             print("Waiting:  \(status.pendingChanges) change\(status.pendingChanges == 1 ? "" : "s") not yet sent")
             switch reached {
             case nil: print("Reached:  not tried (--offline)")
@@ -97,6 +102,7 @@ struct CloudCommand: ParsableCommand {
             case false?: print("Reached:  no: \(place.place.redacting(status.problem ?? "unknown reason"))")
             }
             for line in Self.skippedLines(status) { print(place.place.redacting(line)) }
+            for line in Self.refusedLines(status) { print(place.place.redacting(line)) }
             for warning in store.takeWarnings() { place.printError(warning) }
         }
 
@@ -110,6 +116,14 @@ struct CloudCommand: ParsableCommand {
             }
             lines += status.readProblems.map { "Unread:   \($0)" }
             return lines
+        }
+
+        /// This machine's keys the store or the server refused for a limit, kept here only.
+        static func refusedLines(_ status: KeyValueStoreStatus) -> [String] {
+            guard status.refusedKeys > 0 else { return [] }
+            let count = status.refusedKeys
+            return ["Refused:  \(count) key\(count == 1 ? "" : "s") of this machine not synced (over a limit); the values stay here"]
+                + status.lastRefused.map { "  refused \($0)" }
         }
     }
 

@@ -37,6 +37,30 @@ struct ModalTests {
         }
     }
 
+    @Test func anAlertThatCameUnaskedPassesOnTheKeyThatClosesIt() throws {
+        let (pilot, root) = pilot()
+        let alert = Alert(title: "Sync", message: "The local copy was moved aside.")
+        alert.passesOtherKeysOn = true
+        root.present(alert)
+        try pilot.press()
+        try pilot.press(.character("x"))
+        #expect(pilot.app.modals.isEmpty)
+        #expect(root.body.contains("x pressed"), "the key the user typed is not lost")
+        #expect(pilot.app.messageLog.entries.contains("Sync: The local copy was moved aside."))
+        // Its own keys only close it.
+        let again = Alert(title: "Sync", message: "Again.")
+        again.passesOtherKeysOn = true
+        root.present(again)
+        try pilot.press(.enter)
+        #expect(pilot.app.modals.isEmpty)
+        #expect(root.body.filter { $0 == "x pressed" }.count == 1)
+        // A plain alert still takes every key.
+        root.present(Alert(title: "Note", message: "Asked for."))
+        try pilot.press(.character("x"))
+        #expect(pilot.app.modals.count == 1)
+        #expect(root.body.filter { $0 == "x pressed" }.count == 1)
+    }
+
     @Test func modalWrapsALongMessage() throws {
         let (pilot, root) = pilot()
         root.present(Alert(title: "Off with her head", message: "The Queen had only one way of settling all difficulties, great or small."))
