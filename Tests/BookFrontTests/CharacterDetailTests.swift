@@ -12,7 +12,7 @@ private final class DetailPilot: Pilot {
     let navigation: NavigationStack
     let context: CharactersContext
 
-    init(bookURL: URL, store: InMemoryPreferenceStore = InMemoryPreferenceStore(), size: Size = Size(columns: 60, rows: 16)) throws {
+    init(bookURL: URL, store: PreferenceStore = InMemoryPreferenceStore(), size: Size = Size(columns: 60, rows: 16)) throws {
         let catalog = CharacterCatalog(characters: [
             BookCharacter(id: "queen", name: "Queen of Hearts", aliases: ["Queen"], description: "Shouts a lot. Plays croquet.", firstChapter: 2),
         ])
@@ -24,6 +24,18 @@ private final class DetailPilot: Pilot {
     }
 
     var detail: CharacterDetailScreen? { navigation.topScreen as? CharacterDetailScreen }
+}
+
+/// A store whose disk refuses every save while `failing` is set.
+private final class RefusingDiskStore: PreferenceStore {
+    let memory = InMemoryPreferenceStore()
+    var failing = true
+    struct DiskFull: Error, CustomStringConvertible { var description: String { "no space left on device" } }
+    func object(forKey key: String) -> PropertyListValue? { memory.object(forKey: key) }
+    func set(_ value: PropertyListValue?, forKey key: String) { memory.set(value, forKey: key) }
+    func register(defaults: [String: PropertyListValue]) { memory.register(defaults: defaults) }
+    func addChangeObserver(_ handler: @escaping (Set<String>) -> Void) -> PreferenceObservation { memory.addChangeObserver(handler) }
+    func saveNow() throws { if failing { throw DiskFull() } }
 }
 
 /// Background work held back until the test runs it, so a frame cannot race it.
@@ -177,6 +189,20 @@ struct CharacterDetailTests {
         #expect(pilot.detail?.isEditing == false)
         #expect(CharacterNotes(store: store).note(for: "queen") == "Off")
         #expect(pilot.lines[notesRow] == " Off")
+    }
+
+    @Test func aNoteTheDiskRefusesKeepsTheEditorOpenWithItsDraftUntilASaveWorks() throws {
+        let store = RefusingDiskStore()
+        let pilot = try DetailPilot(bookURL: folder.appendingPathComponent("none.txt"), store: store)
+        try pilot.send(.key(.enter), .key(.character("e")), .key(.character("H")), .key(.character("i")), .key(.escape))
+        #expect(pilot.detail?.isEditing == true, "not saved: the draft stays in the editor, kept with the screen's state")
+        #expect(pilot.detail?.editor.state.text == "Hi")
+        #expect(pilot.lines.contains { $0.contains("Not yet on disk: no space left on device") }, "\(pilot.lines)")
+        store.failing = false
+        try pilot.send(.key(.escape))
+        #expect(pilot.detail?.isEditing == false)
+        #expect(!pilot.lines.contains { $0.contains("Not yet on disk") })
+        #expect(CharacterNotes(store: store).note(for: "queen") == "Hi")
     }
 
     @Test func aDescriptionTooLongForTheTerminalScrollsAboveTheNotes() throws {

@@ -22,6 +22,17 @@ struct CharacterNotesTests {
         #expect(store.object(forKey: "WLCharacterNotes") == nil)
     }
 
+    @Test func aNoteOverTheLimitIsRefusedBeforeAnythingChanges() throws {
+        let store = InMemoryPreferenceStore()
+        let notes = CharacterNotes(store: store)
+        try notes.save("Grins.", for: "cheshire-cat")
+        let huge = String(repeating: "x", count: CharacterNotes.maximumBytes + 1)
+        #expect(throws: CharacterNotes.TooLong.self) { try notes.save(huge, for: "cheshire-cat") }
+        #expect(notes.note(for: "cheshire-cat") == "Grins.")
+        try notes.save(String(huge.dropLast()), for: "cheshire-cat")
+        #expect(notes.note(for: "cheshire-cat").utf8.count == CharacterNotes.maximumBytes)
+    }
+
     @Test func anUnchangedNoteWritesNothingAndOtherProcessesNotesAreKept() throws {
         let store = InMemoryPreferenceStore()
         var changes = 0

@@ -44,7 +44,7 @@ struct CharacterJourneyTests {
         try tmux.waitForText(" / mock")
         try tmux.type("q")
         try tmux.waitForText("exit=0")
-        let notes = try tmux.wonderland("defaults", "read", "WLCharacterNotes")
+        let notes = try tmux.wonderland("collections", "export", "WLCharacterNotes")
         #expect(notes.status == 0)
         #expect(notes.output.contains("mock-turtle"), "\(notes.output)")
         #expect(notes.output.contains(draft + " soup"), "\(notes.output)")

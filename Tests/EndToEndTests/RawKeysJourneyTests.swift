@@ -68,7 +68,7 @@ struct RawKeysJourneyTests {
         tmux.check(screen.contains(" Will you, won't you,"))
         tmux.check(screen.contains(" q will you join the dance?"))
         try saveNotesAndQuit(tmux)
-        let notes = try tmux.wonderland("defaults", "read", "WLCharacterNotes")
+        let notes = try tmux.wonderland("collections", "export", "WLCharacterNotes")
         #expect(notes.output.contains("q will you join the dance?"), "\(notes.output)")
     }
 

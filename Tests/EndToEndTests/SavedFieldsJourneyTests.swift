@@ -25,8 +25,10 @@ struct SavedFieldsJourneyTests {
         }
     }
 
+    /// What is saved under `key`: a setting from the defaults, a collection (notes, stars)
+    /// from the collections database.
     func saved(_ tmux: TmuxSession, _ key: String) throws -> String {
-        let result = try tmux.wonderland("defaults", "read", key)
+        let result = key.hasPrefix("WL") ? try tmux.wonderland("collections", "export", key) : try tmux.wonderland("defaults", "read", key)
         return result.status == 0 ? result.output : ""
     }
 

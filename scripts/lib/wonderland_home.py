@@ -48,14 +48,22 @@ def defaults(binary, env):
     return plistlib.loads(out.stdout)
 
 
+def collection(binary, env, name):
+    """One of the app's collections (notes, bookmarks, places, favourites) as a dict."""
+    out = subprocess.run([binary, "collections", "export", name, "-"], env=env, capture_output=True, timeout=30)
+    if out.returncode != 0 or not out.stdout.strip():
+        return {}
+    return plistlib.loads(out.stdout)
+
+
 def note(binary, env, character="alice"):
     """The saved notes of one character (None when there are none)."""
-    return defaults(binary, env).get("WLCharacterNotes", {}).get(character)
+    return collection(binary, env, "WLCharacterNotes").get(character)
 
 
 def reading_offset(binary, env):
     """The saved place in the (only) book read in this HOME (None when none is saved)."""
-    positions = defaults(binary, env).get("WLReadingPositions", {})
+    positions = collection(binary, env, "WLReadingPositions")
     for value in positions.values():
         return value.get("offset")
     return None

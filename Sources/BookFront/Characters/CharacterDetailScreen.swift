@@ -93,8 +93,17 @@ public final class CharacterDetailScreen: Screen {
         do {
             try context.notes.save(editor.state.text, for: character.id)
             saveError = nil
+        } catch let tooLong as CharacterNotes.TooLong {
+            // Nothing was kept: the editor stays, with the text, until it fits.
+            saveError = "Not saved: \(tooLong)."
+            setNeedsDisplay()
+            return
         } catch {
-            saveError = "Not yet on disk (kept, and saved at the next chance): \(error)"
+            // The editor stays open: its draft is kept with the screen's saved state, so the
+            // text survives a quit and a relaunch, and Esc tries again.
+            saveError = "Not yet on disk: \(error). The note stays open here as a draft; Esc tries again."
+            setNeedsDisplay()
+            return
         }
         if isVisible { editor.beginDisappearing() }
         isEditing = false

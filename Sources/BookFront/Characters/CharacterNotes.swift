@@ -1,4 +1,5 @@
 import Defaults
+import FileSafety
 import FoundationEssentials
 import PropertyList
 
@@ -33,11 +34,25 @@ public struct CharacterNotes {
         CharacterNote(propertyList: store.object(forKey: Self.storeKey, entry: id))?.otherVersions ?? []
     }
 
+    /// The longest note kept: far beyond anything typed in years (some 16,000 pages), and a
+    /// draft of it still fits the restoration archive, so a note refused stays kept as a draft.
+    public static let maximumBytes = 32 << 20
+
+    /// A note over `maximumBytes`: refused before anything is written, so the editor can stay
+    /// open with the text rather than promise a save that could never happen.
+    public struct TooLong: Error, CustomStringConvertible {
+        public let bytes: Int
+        public var description: String {
+            "this note is \(ByteCountText.describe(Int64(bytes))), more than the \(ByteCountText.describe(Int64(CharacterNotes.maximumBytes))) a note may hold; shorten it to save it"
+        }
+    }
+
     /// Saves one character's note, durably; a blank note removes the entry. Saving settles the
     /// other versions: the editor showed them to the user, who kept what they wanted. Throws
     /// when the note could not be written to disk (it is then still saved in memory and
     /// written at the next chance).
     public func save(_ text: String, for id: String) throws {
+        guard text.utf8.count <= Self.maximumBytes else { throw TooLong(bytes: text.utf8.count) }
         let entry: PropertyListValue? = text.allSatisfy(\.isWhitespace) ? nil : .string(text)
         store.set(entry, forKey: Self.storeKey, entry: id)
         try store.saveNow()
