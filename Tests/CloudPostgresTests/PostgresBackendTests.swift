@@ -183,7 +183,7 @@ struct PostgresBackendTests {
         #expect(try server.psql("SELECT string_agg(key, ',' ORDER BY key) FROM wonderland_kv WHERE NOT deleted", database: address.database) == "k2\n")
     }
 
-    @Test("a batch the server refuses is taken back in the store, and the app hears of it as a quota violation")
+    @Test("a batch the server refuses is split: the key over the limit is taken back in the store, and the app hears of it as a quota violation; the other key is stored")
     func storeTakesBackARefusedBatch() throws {
         _ = try backend("setup").fetchChanges()
         try server.psql("UPDATE wonderland_limits SET max_keys = 3", database: address.database)
@@ -198,10 +198,12 @@ struct PostgresBackendTests {
         #expect(second.synchronize())
         let changes = second.processExternalChanges()
         let violation = changes.first { $0.reason == .quotaViolationChange }
-        #expect(violation?.changedKeys == ["k3", "k4"])
+        #expect(violation?.changedKeys == ["k4"])
         #expect(violation?.refusal == .tooManyKeys(count: 4, limit: 3))
-        #expect(second.object(forKey: "k3") == nil)
+        #expect(second.object(forKey: "k3") == .string("three"), "one key over the limit holds back no other")
+        #expect(second.object(forKey: "k4") == nil)
         #expect(second.object(forKey: "k1") == .string("one"))
+        #expect(second.status.refusedKeys == 1)
         #expect(second.status.pendingChanges == 0)
         #expect(second.synchronize())  // not sent again
         #expect(!second.processExternalChanges().contains { $0.reason == .quotaViolationChange })
