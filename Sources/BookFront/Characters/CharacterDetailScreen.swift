@@ -228,7 +228,12 @@ public final class CharacterDetailScreen: Screen {
                         moreBelow: infoScroll + infoHeight < info.count)
         let notes = canvas.subcanvas(Rect(x: 0, y: infoHeight + 1, width: canvas.width, height: canvas.height - infoHeight - 1))
         notesFrame = notes.frame
-        if isEditing {
+        if isEditing, let saveError, notes.height > 1 {
+            // Why the note is still open goes above it: the draft stays in view below.
+            let reason = DisplayWidth.wrap(saveError, to: max(1, notes.width - 2)).prefix(min(3, notes.height - 1))
+            for (row, line) in reason.enumerated() { notes.write(line, x: 1, y: row, style: Style(bold: true)) }
+            editor.render(in: notes.subcanvas(Rect(x: 0, y: reason.count, width: notes.width, height: notes.height - reason.count)))
+        } else if isEditing {
             editor.render(in: notes)
         } else {
             drawSavedNote(in: notes)
