@@ -70,6 +70,7 @@ extension CloudStatusBoard {
             let name = names(share.localKey)
             let known = "\(grouped(share.known)) \(share.known == 1 ? name.one : name.many)"
             guard share.leftOut > 0 else { return "\(name.title): \(known), all synced" }
+            guard share.synced > 0 else { return "\(name.title): \(known), none synced yet (the app sends the \(grouped(share.share.maximumEntries)) most recent)" }
             return "\(name.title): \(known), the \(grouped(share.synced)) most recent synced; \(grouped(share.leftOut)) older "
                 + "stay on this machine until read again (the store keeps at most \(grouped(share.share.maximumEntries)), "
                 + "so the pin always has room)"

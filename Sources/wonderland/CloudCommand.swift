@@ -3,6 +3,7 @@ import Cloud
 import Defaults
 import FoundationEssentials
 import Platform
+import PropertyList
 import WonderlandApp
 
 /// `wonderland cloud`: the synced store as this machine sees it — where it syncs, what it
@@ -92,7 +93,7 @@ struct CloudCommand: ParsableCommand {
             let limits = KeyValueStoreLimits.apple
             print("Keys:     \(values.count) of \(limits.maximumKeyCount)")
             let enabled = CloudSettings.rules.filter { place.defaults.object(forKey: $0.enabledBy).flatMap(DefaultsConversion.bool) ?? false }
-            for line in CloudStatusBoard.shareLines(EntryShareSummary.summaries(rules: enabled, defaults: place.defaults, store: store)) {
+            for line in CloudStatusBoard.shareLines(EntryShareSummary.summaries(rules: enabled, defaults: Self.entriesKeptHere(place.defaults), store: store)) {
                 print("          \(line)")
             }
             print("Waiting:  \(status.pendingChanges) change\(status.pendingChanges == 1 ? "" : "s") not yet sent")
@@ -104,6 +105,23 @@ struct CloudCommand: ParsableCommand {
             for line in Self.skippedLines(status) { print(place.place.redacting(line)) }
             for line in Self.refusedLines(status) { print(place.place.redacting(line)) }
             for warning in store.takeWarnings() { place.printError(warning) }
+        }
+
+        /// The per-entry rules' dictionaries as this machine keeps them: from the collections
+        /// database the app moves them into, else (before the app first ran) from the defaults
+        /// file. Read only: the app, not a look at the status, moves them.
+        static func entriesKeptHere(_ defaults: DefaultsStore) -> PreferenceStore {
+            let database = try? CollectionsCommand.openDatabase()
+            var values: [String: PropertyListValue] = [:]
+            for rule in CloudSettings.rules where rule.share != nil {
+                let key = rule.localKey
+                if let entries = try? database?.entries(in: key), !entries.isEmpty {
+                    values[key] = .dictionary(entries)
+                } else if let saved = defaults.persistentDomain[key] {
+                    values[key] = saved
+                }
+            }
+            return InMemoryPreferenceStore(values: values)
         }
 
         /// The changes from elsewhere that were not applied, and the files not read: a count,
