@@ -20,8 +20,8 @@ struct CollectionsCommand: CommandGroup {
         discussion: """
             They are kept in $XDG_DATA_HOME/wonderland/collections/collections.sqlite (default \
             ~/.local/share/wonderland/collections/), one row per entry, apart from the settings. \
-            A bookmark list is an NSKeyedArchiver archive: `wonderland plist print` reads one \
-            exported with --format binary.
+            A book's bookmark list is an NSKeyedArchiver archive: export it with --entry and \
+            `wonderland plist print` shows its object tree.
             """,
         subcommands: [List.self, Export.self]
     )
@@ -75,15 +75,31 @@ struct CollectionsCommand: CommandGroup {
         @Option(help: "xml or binary (property lists), or json (data as base64, dates as ISO 8601 text).")
         var format: Format = .xml
 
+        @Option(help: "One entry alone (a book's content hash, a character's id); an entry that is data (a bookmark list's keyed archive) is written as it is kept.")
+        var entry: String?
+
         func run() throws {
-            let entries = try CollectionsCommand.openDatabase().map { try $0.entries(in: collection) } ?? [:]
-            let value = PropertyListValue.dictionary(entries)
+            let database = try CollectionsCommand.openDatabase()
+            let value: PropertyListValue
+            if let entry {
+                guard let found = try database?.entry(entry, in: collection) else {
+                    throw DefaultsCommand.fail("\(collection) has no entry \(entry)")
+                }
+                if case .data(let bytes) = found { return try write(bytes) }
+                value = found
+            } else {
+                value = .dictionary(try database.map { try $0.entries(in: collection) } ?? [:])
+            }
             let data: Data
             switch format {
             case .xml: data = try PropertyListSerializer.data(from: value, format: .xml)
             case .binary: data = try PropertyListSerializer.data(from: value, format: .binary)
             case .json: data = JSONText.data(value)
             }
+            try write(data)
+        }
+
+        private func write(_ data: Data) throws {
             if file == "-" {
                 StandardStream.output.write(data)
                 return

@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+/// The collections database with the real binary: what an older version left in defaults.plist
+/// moves in and leaves the file, what it writes there later is merged in, a bookmark is kept as
+/// a keyed archive `plist print` reads, and a page turn or a note never rewrites the settings.
+@Suite("Collections journeys in tmux")
+struct CollectionsJourneyTests {
+    func defaultsFile(_ tmux: TmuxSession) -> URL { tmux.home.appendingPathComponent(".config/wonderland/defaults.plist") }
+
+    func writeDefaults(_ tmux: TmuxSession, _ values: [String: Any]) throws {
+        let file = defaultsFile(tmux)
+        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try PropertyListSerialization.data(fromPropertyList: values, format: .xml, options: 0).write(to: file)
+    }
+
+    func fileKeys(_ tmux: TmuxSession) throws -> Set<String> {
+        let plist = try PropertyListSerialization.propertyList(from: Data(contentsOf: defaultsFile(tmux)), format: nil)
+        return Set((plist as? [String: Any] ?? [:]).keys)
+    }
+
+    @Test("an older version's notes and stars move in, leave defaults.plist, and what it writes there later is merged in")
+    func movingInAndBack() throws {
+        let tmux = try TmuxSession(columns: 100, rows: 30)
+        try writeDefaults(tmux, [
+            "WLCharacterNotes": ["mock-turtle": "Sobs."], "WLFavouriteCharacters": ["alice": true], "WLTextWidth": 70,
+        ])
+        try tmux.launchApp()
+        try tmux.type("2")
+        try tmux.waitForText("▸ Alice  ch. 1 · favourite")
+        try tmux.type("q")
+        try tmux.waitForText("exit=0")
+        #expect(try fileKeys(tmux) == ["WLTextWidth"], "only the setting stays in the settings file")
+        let list = try tmux.wonderland("collections", "list")
+        #expect(list.output.contains("WLCharacterNotes: 1 entry"), "\(list.output)")
+        #expect(list.output.contains("WLFavouriteCharacters: 1 entry"), "\(list.output)")
+        #expect(try tmux.wonderland("collections", "export", "WLCharacterNotes", "--format", "json").output.contains("\"mock-turtle\": \"Sobs.\""))
+
+        // An older wonderland, which knows only the file, saves a note there.
+        #expect(try tmux.wonderland("defaults", "write", "WLCharacterNotes", "-dict", "dodo", "Races.").status == 0)
+        try tmux.launchApp()
+        try tmux.type("q")
+        try tmux.waitForText("exit=0")
+        let notes = try tmux.wonderland("collections", "export", "WLCharacterNotes", "--format", "json").output
+        #expect(notes.contains("\"dodo\": \"Races.\"") && notes.contains("\"mock-turtle\": \"Sobs.\""), "\(notes)")
+        #expect(try fileKeys(tmux) == ["WLTextWidth"])
+        #expect(!(try tmux.wonderland("defaults", "read").output.contains("Sobs")), "defaults read shows settings only")
+    }
+
+    @Test("a bookmark is kept as a keyed archive plist print reads; page turns and a bookmark leave defaults.plist untouched")
+    func bookmarksAndPagesStayOutOfTheSettings() throws {
+        let tmux = try TmuxSession(columns: 80, rows: 24)
+        let book = tmux.home.appendingPathComponent("long.txt")
+        let chapters = (1...4).map { chapter in
+            "CHAPTER \(chapter).\n\n" + (1...100).map { "Paragraph \($0) of chapter \(chapter), with enough words in it to wrap across the page." }.joined(separator: "\n\n")
+        }
+        try Data(chapters.joined(separator: "\n\n").utf8).write(to: book)
+        try writeDefaults(tmux, ["WLTextWidth": 70])
+        let before = try FileManager.default.attributesOfItem(atPath: defaultsFile(tmux).path)
+        try tmux.launchApp("--book \(book.path)")
+        try tmux.waitForText("Paragraph 1 of chapter 1")
+        for _ in 0..<3 { try tmux.press("PageDown") }
+        try tmux.type("a")
+        try tmux.waitForText("Bookmark added.")
+        try tmux.press("PageDown")
+        usleep(800_000)  // the place is saved when the page turns settle
+        try tmux.type("q")
+        try tmux.waitForText("exit=0")
+        let after = try FileManager.default.attributesOfItem(atPath: defaultsFile(tmux).path)
+        #expect(after[.systemFileNumber] as? Int == before[.systemFileNumber] as? Int, "defaults.plist was never replaced")
+        #expect(after[.modificationDate] as? Date == before[.modificationDate] as? Date)
+
+        let places = try tmux.wonderland("collections", "export", "WLReadingPositions", "--format", "json").output
+        let hash = try #require(places.split(separator: "\"").dropFirst().first.map(String.init), "\(places)")
+        #expect(places.contains("\"offset\": ") && !places.contains("\"offset\": 0\n"), "\(places)")
+        let archive = tmux.home.appendingPathComponent("marks.plist")
+        #expect(try tmux.wonderland("collections", "export", "WLBookmarks", archive.path, "--entry", hash).status == 0)
+        let print = try tmux.wonderland("plist", "print", archive.path)
+        #expect(print.status == 0, "\(print.output)")
+        #expect(print.output.contains("WLBookmarkList") && print.output.contains("WLBookmark"), "\(print.output)")
+    }
+}
