@@ -300,6 +300,8 @@ public final class PreferenceMirror {
             } else if stored != local {
                 write([key: local], to: store)
             }
+        case .perEntry(let localKey, let prefix) where rule.share != nil:
+            pushShared(rule, localKey: localKey, prefix: prefix, to: store)
         case .perEntry(let localKey, let prefix):
             var now = localDictionary(localKey)
             let before = entrySnapshots[localKey] ?? [:]
@@ -319,17 +321,11 @@ public final class PreferenceMirror {
             if overruled, writeDefaults(.dictionary(now), forKey: localKey) { saveDefaults() }
             // Only entries that were here and went: an entry the store has and the defaults do
             // not may be another device's news, not yet copied over.
-            var removed: [String: PropertyListValue?] = [:]
             for name in before.keys where now[name] == nil {
                 guard let cloudKey = cloudKey(prefix, name), store.object(forKey: cloudKey) != nil else { continue }
-                removed[cloudKey] = .some(nil)
+                changes[cloudKey] = .some(nil)
             }
-            if rule.share != nil {
-                fitShare(rule, entries: now, in: store, pushing: removed, leavingOut: Set(removed.keys))
-            } else {
-                changes.merge(removed) { $1 }
-                if !changes.isEmpty { write(changes, to: store) }
-            }
+            if !changes.isEmpty { write(changes, to: store) }
         }
     }
 
@@ -369,6 +365,44 @@ public final class PreferenceMirror {
             entries[String(key.dropFirst(prefix.count))] = value
         }
         return entries
+    }
+
+    /// A local change to a rule with a share. Only the entries that changed are looked at: a
+    /// page turn in a book whose place the store holds only makes that place newer, so it stays
+    /// among the newest and is written alone; anything else ranks the entries again.
+    private func pushShared(_ rule: SyncRule, localKey: String, prefix: String, to store: UbiquitousKeyValueStore) {
+        var now = localDictionary(localKey)
+        let before = entrySnapshots[localKey] ?? [:]
+        var changed: [String: PropertyListValue] = [:]
+        var overruled = false
+        for (name, value) in now where before[name] != value {
+            guard let cloudKey = cloudKey(prefix, name) else { continue }
+            if let stored = store.object(forKey: cloudKey), rule.keepsLocal(stored, over: value) {
+                // An older value written here (a restored copy): the store's newer one stands.
+                now[name] = stored
+                overruled = true
+            } else {
+                changed[name] = value
+            }
+        }
+        entrySnapshots[localKey] = now
+        if overruled, writeDefaults(.dictionary(now), forKey: localKey) { saveDefaults() }
+        var removed: [String: PropertyListValue?] = [:]
+        for name in before.keys where now[name] == nil {
+            guard let cloudKey = cloudKey(prefix, name), store.object(forKey: cloudKey) != nil else { continue }
+            removed[cloudKey] = .some(nil)
+        }
+        let staysAmongTheNewest = removed.isEmpty && changed.allSatisfy { name, value in
+            guard let stored = store.object(forKey: prefix + name) else { return false }
+            return EntryShare.stamp(of: value) >= EntryShare.stamp(of: stored)
+        }
+        if staysAmongTheNewest {
+            var writes: [String: PropertyListValue?] = [:]
+            for (name, value) in changed where store.object(forKey: prefix + name) != value { writes[prefix + name] = value }
+            if !writes.isEmpty { write(writes, to: store) }
+        } else {
+            fitShare(rule, entries: now, in: store, pushing: removed, leavingOut: Set(removed.keys))
+        }
     }
 
     /// Brings the store to the newest entries that fit the rule's share: those it lacks, or
