@@ -56,19 +56,35 @@ public final class CollectionDatabase {
     /// Opens the database at `path`, creating it (0600, in a 0700 folder) when missing. A file
     /// that is no database of ours, or is damaged, is moved aside with its log and a new one
     /// started; a newer format is refused, untouched.
-    public init(path: String, now: Date = Date()) throws {
+    ///
+    /// `readOnly` (for commands that only look) changes nothing: no file is made, none moved
+    /// aside, and damage is an error.
+    public init(path: String, readOnly: Bool = false, now: Date = Date()) throws {
         self.path = path
-        try Self.prepareFile(at: path)
         var opened: SQLiteConnection
-        do {
-            opened = try Self.connect(path)
-        } catch let error as SQLiteError where error.isDamage {
-            warnings.append(Self.moveAside(path, reason: error.message, now: now))
-            opened = try Self.connect(path)
+        if readOnly {
+            try Self.checkFile(at: path)
+            do { opened = try Self.connect(path, readOnly: true) } catch let error as SQLiteError {
+                throw OpenFailure.cannotOpen(path: path, reason: error.message)
+            }
+        } else {
+            try Self.prepareFile(at: path)
+            do {
+                opened = try Self.connect(path, readOnly: false)
+            } catch let error as SQLiteError where error.isDamage {
+                warnings.append(Self.moveAside(path, reason: error.message, now: now))
+                opened = try Self.connect(path, readOnly: false)
+            }
         }
         connection = opened
         revision = try connection.integer("SELECT coalesce(max(revision), 0) FROM entries") ?? 0
         lastDataVersion = try connection.dataVersion()
+    }
+
+    private static func checkFile(at path: String) throws {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { throw OpenFailure.cannotOpen(path: path, reason: String(cString: strerror(errno))) }
+        guard info.st_mode & S_IFMT == S_IFREG else { throw OpenFailure.notAFile(path: path) }
     }
 
     private static func prepareFile(at path: String) throws {
@@ -85,9 +101,9 @@ public final class CollectionDatabase {
         if descriptor >= 0 { close(descriptor) }
     }
 
-    private static func connect(_ path: String) throws -> SQLiteConnection {
+    private static func connect(_ path: String, readOnly: Bool) throws -> SQLiteConnection {
         let connection: SQLiteConnection
-        do { connection = try SQLiteConnection(path: path, create: true) } catch let error as SQLiteError {
+        do { connection = try SQLiteConnection(path: path, create: !readOnly, readOnly: readOnly) } catch let error as SQLiteError {
             if error.isDamage { throw error }
             throw OpenFailure.cannotOpen(path: path, reason: error.message)
         }
@@ -99,6 +115,10 @@ public final class CollectionDatabase {
             throw SQLiteError(code: SQLITE_NOTADB, message: "it is a database of another program")
         }
         if version > formatVersion { throw OpenFailure.newerFormat(path: path, version: version) }
+        if readOnly {
+            guard tables != 0 else { throw SQLiteError(code: SQLITE_NOTADB, message: "it holds no collections") }
+            return connection
+        }
         // FULL: a commit is on disk (the log fsync'd) before the save returns.
         try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA journal_size_limit=8388608")
         if tables == 0 {

@@ -21,11 +21,11 @@ final class SQLiteConnection {
     private var handle: OpaquePointer?
     private var statements: [String: SQLiteStatement] = [:]
 
-    /// Opens `path` read-write (creating it when `create`), refusing a symbolic link, with
+    /// Opens `path` read-write (creating it when `create`) or read-only, refusing a symbolic link, with
     /// SQLite's own locking between processes.
-    init(path: String, create: Bool) throws {
-        var flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
-        if create { flags |= SQLITE_OPEN_CREATE }
+    init(path: String, create: Bool, readOnly: Bool = false) throws {
+        var flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
+        if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
         let result = sqlite3_open_v2(path, &handle, flags, nil)
         guard result == SQLITE_OK else {
             let error = SQLiteError(code: result, message: handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open")

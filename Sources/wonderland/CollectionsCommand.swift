@@ -37,7 +37,7 @@ struct CollectionsCommand: CommandGroup {
     static func openDatabase() throws -> CollectionDatabase? {
         let path = DefaultsStore.standardCollectionsPath(environment: ProcessEnvironment.current())
         guard access(path, F_OK) == 0 else { return nil }
-        do { return try CollectionDatabase(path: path) } catch {
+        do { return try CollectionDatabase(path: path, readOnly: true) } catch {
             throw DefaultsCommand.fail("wonderland collections: \(error)")
         }
     }

@@ -84,6 +84,19 @@ private func temporaryDatabasePath() -> String {
         #expect(try database.entry("alice", in: "Notes") == .string("kept"))
     }
 
+    @Test func aReadOnlyLookChangesNothingAndCallsDamageAnError() throws {
+        let path = temporaryDatabasePath()
+        #expect(throws: CollectionDatabase.OpenFailure.self) { try CollectionDatabase(path: path, readOnly: true) }
+        #expect(access(path, F_OK) != 0, "nothing made")
+        let garbage = Data(repeating: 0x41, count: 8192)
+        try garbage.write(to: URL(fileURLWithPath: path))
+        #expect(throws: CollectionDatabase.OpenFailure.self) { try CollectionDatabase(path: path, readOnly: true) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == garbage, "left where it is")
+        unlink(path)
+        try CollectionDatabase(path: path).save(in: "Notes", names: ["alice"]) { _, _ in .string("kept") }
+        #expect(try CollectionDatabase(path: path, readOnly: true).entries(in: "Notes") == ["alice": .string("kept")])
+    }
+
     @Test func aNewerFormatIsRefusedAndLeftAsItIs() throws {
         let path = temporaryDatabasePath()
         _ = try CollectionDatabase(path: path)
