@@ -35,8 +35,11 @@ func store(_ path: String) -> DefaultsStore {
     DefaultsStore(fileURL: URL(fileURLWithPath: path), options: .init(collectionsPath: collectionsPath(besides: path)))
 }
 
+/// Beside the defaults file, unless SAVED_FIELDS_COLLECTIONS names the database (the app's,
+/// when a test reads what the app saved).
 func collectionsPath(besides path: String) -> String {
-    URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("collections.sqlite").path
+    if let named = ProcessInfo.processInfo.environment["SAVED_FIELDS_COLLECTIONS"], !named.isEmpty { return named }
+    return URL(fileURLWithPath: path).deletingLastPathComponent().appendingPathComponent("collections.sqlite").path
 }
 
 /// Sleeps until the shared start time, if one was given.

@@ -112,13 +112,14 @@ struct SavedFieldsJourneyTests {
         first.check(notes.contains("Grins, then fades") && notes.contains("Sobs about school"), "both notes kept: \(notes)")
     }
 
-    @Test("a bookmark added, then deleted: kill -9 as soon as the screen says so, two rounds; the defaults hold each change")
+    @Test("a bookmark added, then deleted: kill -9 as soon as the screen says so, two rounds; the collections hold each change")
     func bookmarksKilledAsSoonAsShown() throws {
         let tmux = try TmuxSession(columns: 100, rows: 30)
         let book = try SyncedBook(beside: tmux.home.appendingPathComponent("books"))
         let defaults = tmux.home.appendingPathComponent(".config/wonderland/defaults.plist").path
         func bookmarks() throws -> String {
-            let dump = try Subprocess.run([try SavedFieldsProcessTests.tool(), "dump", defaults])
+            let collections = tmux.home.appendingPathComponent(".local/share/wonderland/collections/collections.sqlite").path
+            let dump = try Subprocess.run(["/usr/bin/env", "SAVED_FIELDS_COLLECTIONS=\(collections)", try SavedFieldsProcessTests.tool(), "dump", defaults])
             return dump.output.split(separator: "\n").first { $0.hasPrefix("bookmarks ") }.map(String.init) ?? "none"
         }
         var lost: [String] = []
