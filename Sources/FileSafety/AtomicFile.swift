@@ -117,8 +117,16 @@ public enum AtomicFile {
     /// Renames a damaged file to `<name>.<label>-<timestamp>` beside it, never deleting it;
     /// returns the new location. A file already under that name (one moved aside in the same
     /// second, by this process or another) is never replaced: the new one gets `-2`, `-3`, ….
+    /// The same file's older copies past `MovedAside.KeepRule.standard` are removed then, as
+    /// this is when their number grows.
     @discardableResult
     public static func moveAside(_ url: URL, label: String, now: Date = Date()) throws -> URL {
+        let moved = try linkAside(url, label: label, now: now)
+        MovedAside.prune(inFolder: url.deletingLastPathComponent().path, original: url.lastPathComponent, now: now)
+        return moved
+    }
+
+    private static func linkAside(_ url: URL, label: String, now: Date) throws -> URL {
         let stem = "\(url.lastPathComponent).\(label)-\(compactUTCStamp(now))"
         let folder = url.deletingLastPathComponent()
         for suffix in 1 ... 1000 {

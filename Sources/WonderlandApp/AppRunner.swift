@@ -19,6 +19,9 @@ public enum AppRunner {
         public var launch: LaunchOptions
         /// How the synced store is opened when a Sync toggle is on; nil runs without syncing.
         public var cloud: CloudStoreFactory?
+        /// Whether old moved-aside files and unused sync copies are let go after the first
+        /// frame (`HousekeepingController`); never in a run that exits after it.
+        public var housekeeps = false
         public init(exitAfterFirstFrame: Bool = false, restoration: RestorationController.Configuration? = nil,
                     defaults: DefaultsController? = nil, launch: LaunchOptions = LaunchOptions(), cloud: CloudStoreFactory? = nil) {
             self.exitAfterFirstFrame = exitAfterFirstFrame
@@ -51,6 +54,9 @@ public enum AppRunner {
         // changes first, then the synced store's.
         let cloud = options.cloud.map { CloudController(services: services, factory: $0) }
         if let cloud { application.addLifecycleObserver(cloud) }
+        if options.housekeeps, !options.exitAfterFirstFrame {
+            application.addLifecycleObserver(HousekeepingController(environment: environment) { cloud?.place.replicaBackendName })
+        }
         let restoration = options.restoration.map { configuration in
             var configuration = configuration
             // A start-up measurement must not write: it would time the save, and change what it measures.

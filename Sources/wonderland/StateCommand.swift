@@ -12,13 +12,14 @@ import WonderlandApp
 struct StateCommand: CommandGroup {
     static let configuration = CommandConfiguration(
         commandName: "state",
-        abstract: "Show, locate or reset the saved place (the restoration archive).",
+        abstract: "Show, locate or reset the saved place (the restoration archive); see and free what the app keeps on disk.",
         discussion: """
             The saved place is $XDG_STATE_HOME/wonderland/restoration.archive (default \
             ~/.local/state/wonderland/), an NSKeyedArchiver archive the app writes as you go \
             and reads at launch. `wonderland --fresh` starts on the default screens instead.
+            `usage` shows what every kind of saved data takes; `clean` frees what can go.
             """,
-        subcommands: [Show.self, Path.self, Reset.self]
+        subcommands: [Show.self, Path.self, Reset.self, StateUsageCommand.self, StateCleanCommand.self]
     )
 
     static var files: RestorationFiles { RestorationFiles.standard(environment: ProcessEnvironment.current()) }

@@ -10,7 +10,7 @@ struct CommandLineConventionTests {
         ["defaults"], ["defaults", "read"], ["defaults", "read-type"], ["defaults", "write"], ["defaults", "delete"],
         ["defaults", "export"], ["defaults", "import"],
         ["cloud"], ["cloud", "status"], ["cloud", "list"], ["cloud", "sync"], ["cloud", "init"],
-        ["state"], ["state", "show"], ["state", "path"], ["state", "reset"],
+        ["state"], ["state", "show"], ["state", "path"], ["state", "reset"], ["state", "usage"], ["state", "clean"],
         ["settings"], ["settings", "lint"],
     ]
     static let topLevelCommands = ["plist", "defaults", "cloud", "state", "settings"]
@@ -29,7 +29,7 @@ struct CommandLineConventionTests {
         let result = try Self.wonderland(["--generate-completion-script", shell], keeping: "2>/dev/null")
         #expect(result.status == 0)
         #expect(result.output.count > 1000, "\(result.output)")
-        for command in Self.topLevelCommands + ["lint", "convert", "read-type", "reset"] {
+        for command in Self.topLevelCommands + ["lint", "convert", "read-type", "reset", "usage", "clean"] {
             #expect(result.output.contains(command), "\(shell) completion does not name \(command)")
         }
     }
@@ -87,6 +87,7 @@ struct CommandLineConventionTests {
         (["defaults", "write", "Key"], "wonderland defaults write KEY"),
         (["defaults", "write", "Key", "-int", "many"], "not an integer"),
         (["state", "bogus"], "wonderland state --help"),
+        (["state", "clean", "--dryrun"], "wonderland state clean --help"),
         (["settings", "lint"], "wonderland settings lint --help"),
     ])
     func usageError(_ arguments: [String], _ expected: String) throws {

@@ -1,13 +1,16 @@
 import FileSafety
 import FoundationEssentials
+#if canImport(Glibc)
+import Glibc
+#endif
 import Platform
 
 /// The folder of book indexes, in the app's state folder: one file per book file, named by the
 /// file's device and inode, so a renamed book keeps its index and a replaced one (an editor's
 /// save makes a new inode) gets a new one. The folder is a cache and is kept to
 /// `keptIndexes` files, the least recently written going first. An index that is damaged is
-/// moved aside (`*.corrupt-<time>`) and one for another state of the book is replaced; either
-/// way the book is read as if there were none.
+/// moved aside (`*.corrupt-<time>`), still counted in those files, and one for another state
+/// of the book is replaced; either way the book is read as if there were none.
 public struct BookIndexStore: Sendable {
     /// Kept as a path: the store is made at every launch, and a URL's first use costs more than
     /// the launch spends on books.
@@ -70,19 +73,45 @@ public struct BookIndexStore: Sendable {
         _ = try? AtomicFile.moveAside(url, label: "corrupt")
     }
 
-    /// Keeps the newest `keptIndexes` indexes.
-    private func prune() {
-        let manager = FileManager.default
-        guard let names = try? manager.contentsOfDirectory(atPath: folderPath) else { return }
-        let indexes = names.filter { $0.hasSuffix("." + Self.fileExtension) && !$0.hasPrefix(".") }
-        guard indexes.count > Self.keptIndexes else { return }
-        let dated = indexes.map { name -> (name: String, modified: Date) in
-            let attributes = try? manager.attributesOfItem(atPath: folder.appendingPathComponent(name).path)
-            return (name, attributes?[.modificationDate] as? Date ?? .distantPast)
+    /// Keeps the folder to `keptIndexes` files, damaged copies moved aside counted with the
+    /// indexes: those go first, oldest first, then the least recently written indexes. Only
+    /// the store's own names are removed, with `unlink`, so a link goes and not what it names,
+    /// and a folder under such a name stays.
+    func prune() {
+        guard let names = folderNames(folderPath) else { return }
+        var indexes: [(path: String, modified: Double)] = []
+        for name in names where Self.isIndexName(name) {
+            let path = FilePaths.join(folderPath, name)
+            var status = stat()
+            guard lstat(path, &status) == 0, FileKind(mode: status.st_mode) != .directory else { continue }
+            indexes.append((path, Double(status.st_mtim.tv_sec) + Double(status.st_mtim.tv_nsec) / 1e9))
         }
-        for old in dated.sorted(by: { $0.modified < $1.modified }).prefix(indexes.count - Self.keptIndexes) {
-            try? manager.removeItem(at: folder.appendingPathComponent(old.name))
+        let damaged = MovedAside.files(inFolder: folderPath).filter { Self.isIndexName($0.name.original) }
+        var excess = indexes.count + damaged.count - Self.keptIndexes
+        guard excess > 0 else { return }
+        let oldestDamagedFirst = damaged.sorted { ($0.name.moved, $0.path) < ($1.name.moved, $1.path) }.map(\.path)
+        let oldestIndexesFirst = indexes.sorted { ($0.modified, $0.path) < ($1.modified, $1.path) }.map(\.path)
+        for path in oldestDamagedFirst + oldestIndexesFirst where excess > 0 {
+            unlink(path)
+            excess -= 1
         }
+    }
+
+    /// The indexes in the folder by the store's own names, links included as themselves and
+    /// folders left out: what `wonderland state clean` may remove, the folder being a cache.
+    public func indexPaths() -> [String] {
+        guard let names = folderNames(folderPath) else { return [] }
+        return names.filter(Self.isIndexName).map { FilePaths.join(folderPath, $0) }.filter { path in
+            var status = stat()
+            return lstat(path, &status) == 0 && FileKind(mode: status.st_mode) != .directory
+        }.sorted()
+    }
+
+    /// "803-1a2b.bookindex", as `url(for:)` names them.
+    static func isIndexName(_ name: String) -> Bool {
+        guard name.hasSuffix("." + fileExtension) else { return false }
+        let parts = name.dropLast(fileExtension.count + 1).split(separator: "-", omittingEmptySubsequences: false)
+        return parts.count == 2 && parts.allSatisfy { !$0.isEmpty && $0.allSatisfy(\.isHexDigit) }
     }
 }
 

@@ -11,7 +11,8 @@ import Platform
 ///
 /// One copy per backend, not one for all: switching the sync folder, or running
 /// `wonderland cloud status` in a shell without WONDERLAND_SYNC_FOLDER, must not throw away
-/// the changes another folder has not received yet.
+/// the changes another folder has not received yet. Copies unused for a season go
+/// (`removeUnusedCopies`).
 public struct LocalReplicaFolder: Sendable {
     /// The folder's path; the URL is made only when a store is opened, not at every launch.
     public let path: String
@@ -32,14 +33,18 @@ public struct LocalReplicaFolder: Sendable {
         LocalReplicaFolder(path: FilePaths.join(dataFolderPath, "synced-store"))
     }
 
-    /// The copy for the backend `displayName` names.
+    /// The copy for the backend `displayName` names, its modification time set to now: a
+    /// copy opened and never changed is still in use (`unusedCopies`). A link in its place is
+    /// touched itself, never what it names.
     public func replicaFile(forBackend displayName: String) -> LocalReplicaFile {
-        LocalReplicaFile(url: url.appendingPathComponent(Self.fileName(forBackend: displayName)))
+        let name = Self.fileName(forBackend: displayName)
+        utimensat(AT_FDCWD, FilePaths.join(path, name), nil, AT_SYMLINK_NOFOLLOW)
+        return LocalReplicaFile(url: url.appendingPathComponent(name))
     }
 
     /// "folder ~/Sync/wonderland" → "folder-sync-wonderland-1f2e3d4c.plist": readable, and the
     /// hash of the whole name keeps two backends apart whatever the slug drops.
-    static func fileName(forBackend displayName: String) -> String {
+    public static func fileName(forBackend displayName: String) -> String {
         var slug = ""
         for scalar in displayName.lowercased().unicodeScalars {
             let keep = (scalar >= "a" && scalar <= "z") || (scalar >= "0" && scalar <= "9")

@@ -62,6 +62,17 @@ public struct MapLevelCache: Sendable {
         try AtomicFile.write(bytes, toPath: path(for: level.resolution), durable: false)
     }
 
+    /// The indexes in the folder by the names `path(for:)` gives them, links included as
+    /// themselves and folders left out: what `wonderland state clean` may remove.
+    public func indexPaths() -> [String] {
+        guard let names = folderNames(folder) else { return [] }
+        let paths = MapResolution.allCases.map(path(for:)).filter { names.contains(FilePaths.lastComponent(of: $0)) }
+        return paths.filter { path in
+            var status = stat()
+            return lstat(path, &status) == 0 && FileKind(mode: status.st_mode) != .directory
+        }.sorted()
+    }
+
     private func moveAside(_ path: String) {
         _ = try? AtomicFile.moveAside(URL(fileURLWithPath: path), label: "corrupt")
     }

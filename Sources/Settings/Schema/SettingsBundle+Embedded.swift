@@ -111,7 +111,7 @@ extension SettingsBundle {
 			<key>Title</key>
 			<string>Sync</string>
 			<key>FooterText</key>
-			<string>Shares your pin and your place in the book, live, with every wonderland on the same folder (Syncthing, Dropbox, NFS) or PostgreSQL server (postgres://user@host/db, its password in ~/.pgpass). Empty: ~/.local/share/wonderland/cloud.</string>
+			<string>Shares your pin and your place in the book, live, with every wonderland on the same folder (Syncthing, Dropbox, NFS) or PostgreSQL server (postgres://user@host/db, its password in ~/.pgpass). Empty: $XDG_DATA_HOME/wonderland/cloud (~/.local/share/wonderland/cloud by default).</string>
 		</dict>
 		<!-- 1 -->
 		<dict>
