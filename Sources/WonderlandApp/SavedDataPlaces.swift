@@ -25,6 +25,7 @@ public struct SavedDataPlaces: Sendable {
         settingsFile = DefaultsStore.standardFilePath(environment: environment)
         dataFolder = LaunchOptions.standardDataFolderPath(environment: environment)
         restoration = RestorationFiles.standard(environment: environment)
+        collectionsFile = DefaultsStore.standardCollectionsPath(environment: environment)
         bookIndexFolder = BookIndexStore.standard(environment: environment)?.folderPath
             ?? FilePaths.join(folders.folder(.state), "wonderland/book-index")
         mapCacheFolder = MapLevelCache.standard(environment: environment)?.folder
@@ -33,17 +34,16 @@ public struct SavedDataPlaces: Sendable {
 
     public var settingsFolder: String { FilePaths.parent(of: settingsFile) }
 
-    /// The collections database and the journal files SQLite keeps beside it.
-    public var collectionsFiles: [String] {
-        let database = FilePaths.join(dataFolder, "collections.sqlite")
-        return [database, database + "-wal", database + "-shm"]
-    }
+    /// The collections database, in a folder of its own in the data folder.
+    public var collectionsFile: String
+    /// The database and the write-ahead log and its index SQLite keeps beside it.
+    public var collectionsFiles: [String] { [collectionsFile, collectionsFile + "-wal", collectionsFile + "-shm"] }
 
     public var replicas: LocalReplicaFolder { .standard(dataFolderPath: dataFolder) }
 
-    /// Every folder a file is moved aside in: beside the settings, the archive, the book
-    /// indexes, the map indexes and the synced-store copies.
+    /// Every folder a file is moved aside in: beside the settings, the collections, the
+    /// archive, the book indexes, the map indexes and the synced-store copies.
     public var movedAsideFolders: [String] {
-        [settingsFolder, restoration.folderPath, bookIndexFolder, mapCacheFolder, replicas.path]
+        [settingsFolder, FilePaths.parent(of: collectionsFile), restoration.folderPath, bookIndexFolder, mapCacheFolder, replicas.path]
     }
 }

@@ -21,7 +21,7 @@ struct Wonderland: ParsableCommand {
             `-Key value` pairs override a default for this run only: wonderland -HPMapType 2.
 
             Files: state (the saved place, book indexes) in $XDG_STATE_HOME/wonderland,
-            settings in $XDG_CONFIG_HOME/wonderland, books and the synced store's copies in
+            settings in $XDG_CONFIG_HOME/wonderland, books, collections and sync copies in
             $XDG_DATA_HOME/wonderland, the map cache in $XDG_CACHE_HOME/wonderland.
             `wonderland state usage` shows what each takes; `wonderland state clean` frees
             what can go.

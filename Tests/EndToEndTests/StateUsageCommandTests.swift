@@ -22,8 +22,8 @@ struct StateUsageCommandTests {
             try write(".local/state/wonderland/book-index/803-1a.bookindex", bytes: 1000)
             try write(".local/state/wonderland/book-index/notes.txt", bytes: 7)
             try write(".cache/wonderland/map/ne_50m.mapindex", bytes: 5000)
-            try write(".local/share/wonderland/collections.sqlite", bytes: 8192)
-            try write(".local/share/wonderland/collections.sqlite-wal", bytes: 4096)
+            try write(".local/share/wonderland/collections/collections.sqlite", bytes: 8192)
+            try write(".local/share/wonderland/collections/collections.sqlite-wal", bytes: 4096)
             try write(store(current), bytes: 185_000, modified: Date(timeIntervalSince1970: 1_577_836_800))
             try write(store(Self.copyName("folder /mnt/old")), bytes: 185_000, modified: Date(timeIntervalSince1970: 1_577_836_800))
             try write(store(Self.copyName("folder /mnt/old") + ".lock"), bytes: 0)
@@ -121,7 +121,7 @@ struct StateUsageCommandTests {
         for path in going { #expect(!home.exists(path), "\(path) was kept") }
         #expect(!home.exists(home.store(SeededHome.copyName("folder /mnt/old") + ".lock")))
         let kept = [".config/wonderland/defaults.plist", ".local/state/wonderland/restoration.archive", ".local/state/wonderland/restoration.log",
-                    ".local/share/wonderland/collections.sqlite", ".local/share/wonderland/collections.sqlite-wal",
+                    ".local/share/wonderland/collections/collections.sqlite", ".local/share/wonderland/collections/collections.sqlite-wal",
                     ".local/state/wonderland/book-index/notes.txt", home.store(home.current), home.store(SeededHome.copyName("folder /mnt/recent"))]
             + (4 ... 5).map { ".config/wonderland/defaults.plist.corrupt-2020010\($0)T000000Z" }
         for path in kept { #expect(home.exists(path), "\(path) was removed") }
