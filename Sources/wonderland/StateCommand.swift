@@ -16,7 +16,7 @@ struct StateCommand: CommandGroup {
         discussion: """
             The saved place is $XDG_STATE_HOME/wonderland/restoration.archive (default \
             ~/.local/state/wonderland/), an NSKeyedArchiver archive the app writes as you go \
-            and reads at launch. `wonderland --fresh` starts on the default screens instead.
+            and reads at launch. `wonderland --fresh` starts on the default screens instead. \
             `usage` shows what every kind of saved data takes; `clean` frees what can go.
             """,
         subcommands: [Show.self, Path.self, Reset.self, StateUsageCommand.self, StateCleanCommand.self]
