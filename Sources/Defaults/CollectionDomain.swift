@@ -182,3 +182,11 @@ final class CollectionDomain {
         var description: String { "the entry \(entry) of \(key) did not read back as it was written" }
     }
 }
+
+/// A save of the collections that did not reach the database: what the user is told names
+/// notes, bookmarks and places, not the settings.
+public struct CollectionsSaveFailure: Error, CustomStringConvertible {
+    public let path: String
+    public let reason: String
+    public var description: String { "cannot save \(path): \(reason)" }
+}

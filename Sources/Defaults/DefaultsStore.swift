@@ -361,7 +361,13 @@ public final class DefaultsStore: PreferenceStore {
             try flush()
         } catch {
             let failure = WriteFailure(error)
-            if failure != lastWriteError { warnings.append("The settings could not be saved to \(filePath): \(error)") }
+            if failure != lastWriteError {
+                if let collections = error as? CollectionsSaveFailure {
+                    warnings.append("Notes, bookmarks or reading places could not be saved to \(collections.path) (kept, and tried again): \(collections.reason)")
+                } else {
+                    warnings.append("The settings could not be saved to \(filePath): \(error)")
+                }
+            }
             lastWriteError = failure
             pending.postpone(to: now)
             collections?.postpone(to: now)
@@ -374,7 +380,9 @@ public final class DefaultsStore: PreferenceStore {
     public func flush() throws {
         guard hasUnsavedChanges else { return }
         if let collections, collections.hasUnsavedChanges {
-            notify(try collections.flush())
+            do { notify(try collections.flush()) } catch {
+                throw CollectionsSaveFailure(path: collections.database.path, reason: "\(error)")
+            }
         }
         guard !pending.isEmpty || needsFullRewrite else {
             lastWriteError = nil

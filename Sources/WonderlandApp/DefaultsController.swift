@@ -61,8 +61,10 @@ public final class DefaultsController: ApplicationLifecycleObserver {
     }
 
     private func flush() {
-        do { try store.flush() } catch {
-            exitWarnings.append("not everything could be saved (settings, notes, bookmarks or reading places changed in this run are lost unless saved elsewhere): \(error)")
+        do { try store.flush() } catch let failure as CollectionsSaveFailure {
+            exitWarnings.append("could not save notes, bookmarks or reading places (what changed in this run is lost): \(failure)")
+        } catch {
+            exitWarnings.append("could not save settings: \(error)")
         }
     }
 
