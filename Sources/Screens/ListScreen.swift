@@ -169,6 +169,22 @@ open class ListScreen: Screen {
         var rowsAboveSelection: Int
     }
 
+    /// The place a list with no items yet keeps: nothing selected, no filter.
+    public static let noPlace = SavedPlace(state: ListState(), selectedID: nil, neighbourIDs: [], rowsAboveSelection: 0)
+
+    /// Saves a place as ``encodeRestorableState(with:)`` does, for a list whose items have not
+    /// been made: it keeps the place it was given without making them.
+    public static func encode(_ place: SavedPlace, with coder: KeyedArchiver) throws {
+        try coder.encode(place.selectedID, forKey: SavedKey.selectedID)
+        if place.selectedID != nil {
+            coder.encode(place.rowsAboveSelection, forKey: SavedKey.rowsAboveSelection)
+            try coder.encode(place.neighbourIDs, forKey: SavedKey.neighbourIDs)
+        }
+        try coder.encode(place.state.filter.text, forKey: SavedKey.filter)
+        coder.encode(place.state.filter.cursor, forKey: SavedKey.filterCursor)
+        coder.encode(place.state.isEditingFilter, forKey: SavedKey.isEditingFilter)
+    }
+
     /// Reads what ``encodeRestorableState(with:)`` saved.
     ///
     /// - Throws: An `ArchiveError` when a saved value has the wrong type.

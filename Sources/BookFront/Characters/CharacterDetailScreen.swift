@@ -262,6 +262,8 @@ public final class CharacterDetailScreen: Screen {
         let note = savedNoteWithOtherVersions
         if note.isEmpty { rows.append(("No notes yet. Press e to write some.", .plain)) }
         for paragraph in note.isEmpty ? [] : note.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+            // Only a screenful is shown: a long note is not wrapped past it at every frame.
+            guard rows.count < canvas.height else { break }
             let style = paragraph == Self.otherVersionMarker ? Style(underline: true) : .plain
             // The editor's rule, not the reader's: the note read wraps where it wraps edited, so
             // nothing moves on e or Esc (text without spaces, CJK and long words included).

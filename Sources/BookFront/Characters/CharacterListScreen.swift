@@ -68,9 +68,11 @@ public final class CharacterListScreen: ListScreen {
         if hasItems { restore(place) } else { pendingPlace = place }
     }
 
-    /// A list never shown since launch saves the place it was given, among rows made now.
+    /// A list never shown since launch saves the place it was given as it was given, without
+    /// making its rows (each asks its character's note, which a save behind another tab, at
+    /// the first key, has no need to read).
     public override func encodeRestorableState(with coder: KeyedArchiver) throws {
-        if !hasItems { refreshItems() }
+        guard hasItems else { return try Self.encode(pendingPlace ?? Self.noPlace, with: coder) }
         try super.encodeRestorableState(with: coder)
     }
 
