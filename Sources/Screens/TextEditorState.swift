@@ -70,7 +70,7 @@ public struct TextEditorState: Hashable, Sendable {
     /// The paragraphs of `text`, split at any line break (LF, CRLF, CR, VT, FF, NEL, LS, PS) as
     /// `Character.isNewline` would, but by bytes: a line break is always a cluster of its own,
     /// and a 10 MB draft restored at launch is split without walking it cluster by cluster.
-    static func paragraphs(of text: String) -> [String] {
+    public static func paragraphs(of text: String) -> [String] {
         var text = text
         return text.withUTF8 { bytes -> [String] in
             var result: [String] = []

@@ -79,7 +79,7 @@ public final class CharacterDetailScreen: Screen {
             editor.state = draft
         } else {
             let note = savedNoteWithOtherVersions
-            let lines = note.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+            let lines = TextEditorState.paragraphs(of: note)
             editor.state = TextEditorState(text: note, line: lines.count - 1, column: lines.last.map { $0.count } ?? 0)
         }
         isEditing = true
@@ -261,7 +261,8 @@ public final class CharacterDetailScreen: Screen {
         if let saveError { rows += DisplayWidth.wrap(saveError, to: max(1, canvas.width - 2)).map { ($0, Style(bold: true)) } }
         let note = savedNoteWithOtherVersions
         if note.isEmpty { rows.append(("No notes yet. Press e to write some.", .plain)) }
-        for paragraph in note.isEmpty ? [] : note.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
+        // Split by bytes, as the editor splits: a long note is not walked cluster by cluster.
+        for paragraph in note.isEmpty ? [] : TextEditorState.paragraphs(of: note) {
             // Only a screenful is shown: a long note is not wrapped past it at every frame.
             guard rows.count < canvas.height else { break }
             let style = paragraph == Self.otherVersionMarker ? Style(underline: true) : .plain
