@@ -108,9 +108,20 @@ public final class CollectionDatabase {
             throw OpenFailure.cannotOpen(path: path, reason: error.message)
         }
         connection.setBusyTimeout(milliseconds: 10_000)
-        let application = try connection.integer("PRAGMA application_id") ?? 0
-        let version = try connection.integer("PRAGMA user_version") ?? 0
-        let tables = try connection.integer("SELECT count(*) FROM sqlite_schema") ?? 0
+        // One read transaction, one snapshot: another process creating the database at this
+        // moment sets its id and its tables in one commit, and must be seen whole or not at all
+        // (an id of 0 beside its tables would read as another program's file).
+        try connection.execute("BEGIN")
+        let application: Int64, version: Int64, tables: Int64
+        do {
+            application = try connection.integer("PRAGMA application_id") ?? 0
+            version = try connection.integer("PRAGMA user_version") ?? 0
+            tables = try connection.integer("SELECT count(*) FROM sqlite_schema") ?? 0
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
         if application != applicationID && (application != 0 || tables != 0) {
             throw SQLiteError(code: SQLITE_NOTADB, message: "it is a database of another program")
         }

@@ -73,6 +73,24 @@ struct SavedFieldsProcessTests {
         }
     }
 
+    @Test("8 processes making the collections database at once, 10 rounds: they share one, nothing is moved aside, no place lost")
+    func makingTheDatabaseAtOnce() throws {
+        let tool = try Self.tool()
+        for round in 0..<10 {
+            let home = folder.appendingPathComponent("round-\(round)")
+            try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let file = home.appendingPathComponent("defaults.plist").path
+            let start = String(Date().timeIntervalSince1970 + 0.5)
+            let children = try (0..<Self.processes).map { try ChildProcess(arguments: [tool, "positions", file, String($0), "3", start]) }
+            for child in children { #expect(child.wait() == 0, "worker: \(child.output)") }
+            let lines = Set(try Subprocess.run([tool, "dump", file]).output.split(separator: "\n").map(String.init))
+            for worker in 0..<Self.processes { #expect(lines.contains("position book-\(worker) 20"), "round \(round): \(lines)") }
+            let names = try FileManager.default.contentsOfDirectory(atPath: home.path)
+            #expect(!names.contains { $0.contains(".corrupt-") }, "round \(round): \(names)")
+        }
+    }
+
     @Test("kill -9 the moment an at-once save says saved: 100 tries, the value is on disk every time")
     func killedRightAfterSaving() throws {
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -1,10 +1,17 @@
 @testable import SavedCollections
-import FoundationEssentials
+import Foundation
 import PropertyList
 import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
+
+final class LockedList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [String] = []
+    func append(contentsOf more: [String]) { lock.lock(); list += more; lock.unlock() }
+    var items: [String] { lock.lock(); defer { lock.unlock() }; return list }
+}
 
 /// A fresh folder for one test's database.
 private func temporaryDatabasePath() -> String {
@@ -168,6 +175,28 @@ private func temporaryDatabasePath() -> String {
         #expect(try database.entry("bob", in: "Notes") == .string("b2"))
         try database.forgetMovedIn("Notes")
         #expect(try database.movedIn("Notes").isEmpty)
+    }
+
+    @Test func eightConnectionsMakingTheSameNewDatabaseAtOnceShareIt() throws {
+        for _ in 0..<20 {
+            let path = temporaryDatabasePath()
+            let warnings = LockedList()
+            let group = DispatchGroup()
+            for worker in 0..<8 {
+                DispatchQueue.global().async(group: group) {
+                    do {
+                        let database = try CollectionDatabase(path: path)
+                        try database.save(in: "Places", names: ["book-\(worker)"]) { _, _ in .integer(Int64(worker)) }
+                        warnings.append(contentsOf: database.takeWarnings())
+                    } catch {
+                        warnings.append(contentsOf: ["\(error)"])
+                    }
+                }
+            }
+            group.wait()
+            #expect(warnings.items.isEmpty, "\(warnings.items)")
+            #expect(try CollectionDatabase(path: path).entries(in: "Places").count == 8)
+        }
     }
 
     @Test func summariesCountEntriesAndBytes() throws {
