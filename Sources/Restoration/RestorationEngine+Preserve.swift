@@ -26,7 +26,10 @@ extension RestorationEngine {
                 try walk.duplicate(["Modals", id])
                 continue
             }
-            if let node = try walk.node(for: modal, parentPath: ["Modals"]) { modalNodes.append(node) }
+            if let node = try walk.node(for: modal, parentPath: ["Modals"]) {
+                modalNodes.append(node)
+                modalNodes += walk.formerNames(of: node, besides: modalIDs)
+            }
         }
 
         let archiver = KeyedArchiver()
@@ -67,7 +70,20 @@ private struct PreservationWalk {
             }
             if let childNode = try self.node(for: child, parentPath: path) { node.children.append(childNode) }
         }
+        let saved = Set(node.children.map(\.identifier))
+        node.children += node.children.flatMap { formerNames(of: $0, besides: saved) }
         return node
+    }
+
+    /// The node again under each former identifier of its object, sharing its state and its
+    /// children (the archive holds them once), so the release before the rename, which knows
+    /// only the old name, still restores it. This release skips a former name saved beside
+    /// the current one.
+    func formerNames(of node: RestorationNode, besides siblings: Set<String>) -> [RestorationNode] {
+        guard let object = node.object else { return [] }
+        return object.formerRestorationIdentifiers
+            .filter { !$0.isEmpty && !$0.contains("/") && !siblings.contains($0) }
+            .map { RestorationNode(formerName: $0, of: node) }
     }
 
     mutating func duplicate(_ path: [String]) throws {

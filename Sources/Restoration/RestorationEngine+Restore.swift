@@ -47,8 +47,10 @@ extension RestorationEngine {
         } else {
             walk.log.append("the archive holds no screen tree")
         }
+        let modalIDs = Set(modalNodes.prefix(maximumChildren).map(\.identifier))
         for node in modalNodes.prefix(maximumChildren) {
-            if let modal = walk.rebuild(node, path: ["Modals", node.identifier]) {
+            if let modal = walk.rebuild(node, path: ["Modals", node.identifier]),
+               !RestorationWalk.isFormerName(node, of: modal, besides: modalIDs) {
                 walk.apply(node, to: modal, path: ["Modals", node.identifier])
                 presentModal(modal)
             }
@@ -139,6 +141,7 @@ private struct RestorationWalk {
         }
         var children: [any Restorable] = []
         var seen: Set<String> = []
+        let savedIDs = Set(node.children.prefix(engine.maximumChildren).map(\.identifier))
         for (position, childNode) in node.children.enumerated() {
             guard position < engine.maximumChildren else {
                 log.append("\(joined): \(node.children.count - position) more saved children skipped (limit \(engine.maximumChildren))")
@@ -154,11 +157,19 @@ private struct RestorationWalk {
                 continue
             }
             let existing = object.restorableChildren.first { $0.answers(toRestorationIdentifier: childNode.identifier) }
-            guard let child = existing ?? rebuild(childNode, path: childPath) else { continue }
+            guard let child = existing ?? rebuild(childNode, path: childPath),
+                  !Self.isFormerName(childNode, of: child, besides: savedIDs) else { continue }
             apply(childNode, to: child, path: childPath)
             children.append(child)
         }
         object.restoreChildren(children)
+    }
+
+    /// Whether `node` is `object` saved again under a former name, for the release before a
+    /// rename, beside the node under its current name: that one is restored instead.
+    static func isFormerName(_ node: RestorationNode, of object: any Restorable, besides savedIDs: Set<String>) -> Bool {
+        guard let current = object.restorationIdentifier, current != node.identifier else { return false }
+        return savedIDs.contains(current)
     }
 
     /// Builds an object the app does not create itself, through its restoration class.

@@ -30,6 +30,14 @@ final class RestorationNode: KeyedArchivable {
         restorationClassName = object.restorationClassName
     }
 
+    /// `node` saved again under `identifier`, an older name of its object.
+    init(formerName identifier: String, of node: RestorationNode) {
+        self.identifier = identifier
+        object = node.object
+        restorationClassName = node.restorationClassName
+        children = node.children
+    }
+
     func encode(with archiver: KeyedArchiver) throws {
         // The object's keys first, so it cannot overwrite the engine's.
         try object?.encodeRestorableState(with: archiver)
