@@ -303,4 +303,45 @@ private final class Device {
         laptop.sync()
         #expect(laptop.positions == .dictionary(["book": .integer(5)]))
     }
+
+    // MARK: a fleet with a release that stamps nothing
+
+    static func unstampedPin(_ title: String) -> PropertyListValue {
+        .dictionary(["lat": .real(1), "long": .real(2), "title": .string(title)])
+    }
+
+    @Test func anOlderReleasesUnstampedPinIsFollowedAndNotPutBack() {
+        let cloud = InMemoryCloud()
+        let newer = Device("newer", cloud: cloud, values: syncOn, rules: Device.stampedRules)
+        // The release before stamps: it mirrors by the store's order alone.
+        let older = Device("older", cloud: cloud, values: syncOn, rules: Device.rules)
+        newer.sync(); older.sync()
+        let earlier = Date().timeIntervalSince1970 - 60
+        newer.defaults.set(Self.pin("Desk", at: earlier), forKey: "HPLocation")
+        newer.sync(); older.sync()
+        #expect(older.pin == Self.pin("Desk", at: earlier))
+
+        older.defaults.set(Self.unstampedPin("Garden"), forKey: "HPLocation")
+        older.sync(); newer.sync(); older.sync()
+        #expect(newer.pin == Self.unstampedPin("Garden"), "the store's record is newer than the stamp")
+        #expect(older.pin == Self.unstampedPin("Garden"), "and the newer release does not put its own back")
+
+        let later = Date().timeIntervalSince1970 + 1
+        newer.defaults.set(Self.pin("Shop", at: later), forKey: "HPLocation")
+        newer.sync(); older.sync()
+        #expect(older.pin == Self.pin("Shop", at: later))
+    }
+
+    @Test func anOlderReleasesUnstampedPageIsFollowed() {
+        let cloud = InMemoryCloud()
+        let newer = Device("newer", cloud: cloud, values: syncOn, rules: Device.stampedRules)
+        let older = Device("older", cloud: cloud, values: syncOn, rules: Device.rules)
+        newer.sync(); older.sync()
+        setPlace(newer, Self.place(24, at: Date().timeIntervalSince1970 - 60))
+        newer.sync(); older.sync()
+        older.defaults.set(.dictionary(["book": .dictionary(["offset": .integer(27)])]), forKey: "WLReadingPositions")
+        older.sync(); newer.sync(); older.sync()
+        #expect(newer.positions == .dictionary(["book": .dictionary(["offset": .integer(27)])]))
+        #expect(older.positions == .dictionary(["book": .dictionary(["offset": .integer(27)])]))
+    }
 }

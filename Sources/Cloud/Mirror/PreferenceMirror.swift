@@ -191,7 +191,7 @@ public final class PreferenceMirror {
         case .wholeKey(let key):
             if store.record(forKey: key) != nil {
                 let local = defaults.object(forKey: key)
-                if rule.keepsLocal(local, over: store.object(forKey: key)) {
+                if rule.keepsLocal(local, over: store.object(forKey: key), storedAt: storedAt(key, in: store)) {
                     if synced { write([key: local], to: store) } else { pushLater = true }
                 } else if writeDefaults(store.object(forKey: key), forKey: key) {
                     saveDefaults()
@@ -210,13 +210,13 @@ public final class PreferenceMirror {
             var toPush: [String: PropertyListValue?] = [:]
             for (cloudKey, value) in store.dictionaryRepresentation where cloudKey.hasPrefix(prefix) && cloudKey.count > prefix.count {
                 let name = String(cloudKey.dropFirst(prefix.count))
-                if !rule.keepsLocal(local[name], over: value) { merged[name] = value }
+                if !rule.keepsLocal(local[name], over: value, storedAt: storedAt(cloudKey, in: store)) { merged[name] = value }
             }
             for (name, value) in local {
                 guard let cloudKey = cloudKey(prefix, name) else { continue }
                 if let record = store.record(forKey: cloudKey) {
                     if record.payload == nil { merged[name] = nil }
-                    if rule.keepsLocal(value, over: store.object(forKey: cloudKey)) {
+                    if rule.keepsLocal(value, over: store.object(forKey: cloudKey), storedAt: storedAt(cloudKey, in: store)) {
                         if synced { toPush[cloudKey] = value } else { pushLater = true }
                     }
                 } else if synced {
@@ -242,7 +242,7 @@ public final class PreferenceMirror {
         switch rule.shape {
         case .wholeKey(let key):
             let local = defaults.object(forKey: key)
-            if rule.keepsLocal(local, over: store.object(forKey: key)) {
+            if rule.keepsLocal(local, over: store.object(forKey: key), storedAt: storedAt(key, in: store)) {
                 write([key: local], to: store)
             } else {
                 changed = writeDefaults(store.object(forKey: key), forKey: key)
@@ -254,7 +254,7 @@ public final class PreferenceMirror {
                 let stored = store.object(forKey: prefix + name)
                 // Evicted from the store by a device that had newer entries: kept here.
                 if stored == nil, rule.share != nil { continue }
-                if rule.keepsLocal(dictionary[name], over: stored) {
+                if rule.keepsLocal(dictionary[name], over: stored, storedAt: storedAt(prefix + name, in: store)) {
                     toPush[prefix + name] = dictionary[name]
                 } else {
                     dictionary[name] = stored
@@ -271,6 +271,13 @@ public final class PreferenceMirror {
             }
         }
         if changed { saveDefaults() }
+    }
+
+    /// When the store's record of `key` was written, by the store's clock: the time of a value
+    /// from a release that stamped none.
+    private func storedAt(_ key: String, in store: UbiquitousKeyValueStore) -> Double? {
+        guard let clock = store.record(forKey: key)?.stamp.clock, clock != .zero, HybridLogicalClock.isHonest(clock) else { return nil }
+        return Double(clock.milliseconds) / 1000
     }
 
     private func saveDefaults() {
@@ -294,7 +301,7 @@ public final class PreferenceMirror {
         case .wholeKey(let key):
             let local = defaults.object(forKey: key)
             let stored = store.object(forKey: key)
-            if rule.keepsLocal(stored, over: local) {
+            if rule.keepsStored(stored, storedAt: storedAt(key, in: store), over: local) {
                 // An older value written here (a restored copy): the store's newer one stands.
                 if writeDefaults(stored, forKey: key) { saveDefaults() }
             } else if stored != local {
@@ -310,7 +317,7 @@ public final class PreferenceMirror {
             for (name, value) in now {
                 guard let cloudKey = cloudKey(prefix, name) else { continue }
                 let stored = store.object(forKey: cloudKey)
-                if rule.keepsLocal(stored, over: value) {
+                if rule.keepsStored(stored, storedAt: storedAt(cloudKey, in: store), over: value) {
                     now[name] = stored
                     overruled = true
                 } else if stored != value {
@@ -353,7 +360,7 @@ public final class PreferenceMirror {
     /// removal in the store takes nothing away: for a rule with a share it is an eviction.
     private func mergedEntries(_ rule: SyncRule, localKey: String, prefix: String, from store: UbiquitousKeyValueStore) -> [String: PropertyListValue] {
         var merged = localDictionary(localKey)
-        for (name, value) in storedEntries(prefix, in: store) where !rule.keepsLocal(merged[name], over: value) {
+        for (name, value) in storedEntries(prefix, in: store) where !rule.keepsLocal(merged[name], over: value, storedAt: storedAt(prefix + name, in: store)) {
             merged[name] = value
         }
         return merged
@@ -377,7 +384,7 @@ public final class PreferenceMirror {
         var overruled = false
         for (name, value) in now where before[name] != value {
             guard let cloudKey = cloudKey(prefix, name) else { continue }
-            if let stored = store.object(forKey: cloudKey), rule.keepsLocal(stored, over: value) {
+            if let stored = store.object(forKey: cloudKey), rule.keepsStored(stored, storedAt: storedAt(cloudKey, in: store), over: value) {
                 // An older value written here (a restored copy): the store's newer one stands.
                 now[name] = stored
                 overruled = true
@@ -394,7 +401,7 @@ public final class PreferenceMirror {
         }
         let staysAmongTheNewest = removed.isEmpty && changed.allSatisfy { name, value in
             guard let stored = store.object(forKey: prefix + name) else { return false }
-            return EntryShare.stamp(of: value) >= EntryShare.stamp(of: stored)
+            return EntryShare.stamp(of: value) >= SyncRule.stamp(of: stored, writtenAt: storedAt(prefix + name, in: store))
         }
         if staysAmongTheNewest {
             var writes: [String: PropertyListValue?] = [:]

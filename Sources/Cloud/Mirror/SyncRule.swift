@@ -42,16 +42,26 @@ public struct SyncRule: Sendable, Equatable {
     }
 
     /// Whether the local value must stand against the store's: both are values and the local
-    /// one carries the newer stamp (a value without one is older than any with one). A removal
-    /// on either side is not compared: the store's own order decides it.
-    func keepsLocal(_ local: PropertyListValue?, over stored: PropertyListValue?) -> Bool {
+    /// one is the newer. A value's time is its stamp. One without a stamp was written by a
+    /// release that made none: in the store it is as new as the store's record of it
+    /// (`storedAt`, when the store has one), so an older machine's change is followed; here it
+    /// is older than any stamped one. A removal on either side is not compared: the store's own
+    /// order decides it.
+    func keepsLocal(_ local: PropertyListValue?, over stored: PropertyListValue?, storedAt: Double? = nil) -> Bool {
         guard newestWins, let local, let stored, local != stored else { return false }
-        return Self.stamp(of: local) > Self.stamp(of: stored)
+        return Self.stamp(of: local, writtenAt: nil) > Self.stamp(of: stored, writtenAt: storedAt)
     }
 
-    private static func stamp(of value: PropertyListValue) -> EditStamp {
-        guard case .dictionary(let fields) = value else { return .zero }
-        return EditStamp(fields: fields) ?? .zero
+    /// The other way round: whether the store's value must stand against a local change,
+    /// which happens when the local one is an older copy put back (a restored archive).
+    func keepsStored(_ stored: PropertyListValue?, storedAt: Double?, over local: PropertyListValue?) -> Bool {
+        guard newestWins, let local, let stored, local != stored else { return false }
+        return Self.stamp(of: stored, writtenAt: storedAt) > Self.stamp(of: local, writtenAt: nil)
+    }
+
+    static func stamp(of value: PropertyListValue, writtenAt: Double?) -> EditStamp {
+        if case .dictionary(let fields) = value, let stamp = EditStamp(fields: fields) { return stamp }
+        return writtenAt.map { EditStamp(time: $0, device: "") } ?? .zero
     }
 
     /// The defaults key the rule mirrors.
