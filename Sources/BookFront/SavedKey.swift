@@ -33,6 +33,9 @@ enum SavedKey {
     // A reading place in the defaults is `{offset, modified, device}` (ReadingPlace, EditStamp);
     // a character's note `{text, otherVersions}` (CharacterNote).
     static let otherVersions = "otherVersions"
+    // CharacterDetailScreen: the note as it was when editing began.
+    static let editedFromText = "editedFromText"
+    static let editedFromOtherVersions = "editedFromOtherVersions"
 
     // The defaults.
     static let readingPositions = "WLReadingPositions"

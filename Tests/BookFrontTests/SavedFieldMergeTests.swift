@@ -58,6 +58,42 @@ struct SavedFieldMergeTests {
         #expect(try onDisk(CharacterNotes.storeKey) == .dictionary(["queen": .string("Shouts. Plays croquet. Off with their heads!")]))
     }
 
+    @Test func twoWindowsEditingOneNoteKeepBothTextsEvenWhenTheSecondHasSeenTheFirstsSave() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let setup = instance()
+        try CharacterNotes(store: setup).save("Grins.", for: "cheshire-cat")
+        let first = instance(), second = instance()
+        let firstNotes = CharacterNotes(store: first), secondNotes = CharacterNotes(store: second)
+        // Both windows open the editor on the same note.
+        let firstStart = firstNotes.snapshot(for: "cheshire-cat"), secondStart = secondNotes.snapshot(for: "cheshire-cat")
+        try firstNotes.save("Grins. Vanishes.", for: "cheshire-cat", editedFrom: firstStart)
+        // The second window's store hears of the first save before its Esc.
+        second.processExternalChanges()
+        #expect(secondNotes.note(for: "cheshire-cat") == "Grins. Vanishes.")
+        try secondNotes.save("Grins. Talks to Alice.", for: "cheshire-cat", editedFrom: secondStart)
+        #expect(try onDisk(CharacterNotes.storeKey) == .dictionary(["cheshire-cat": .dictionary([
+            "text": .string("Grins. Talks to Alice."), "otherVersions": .array([.string("Grins. Vanishes.")]),
+        ])]))
+    }
+
+    @Test func aWindowThatSawTheOtherVersionsSettlesThemAndOneThatDeletesKeepsTheOthersText() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = instance()
+        let notes = CharacterNotes(store: store)
+        try notes.save("Late.", for: "white-rabbit")
+        let start = notes.snapshot(for: "white-rabbit")
+        try notes.save("Late. Very late.", for: "white-rabbit", editedFrom: start)
+        #expect(notes.otherVersions(for: "white-rabbit").isEmpty, "its own start is no other window's text")
+
+        let other = instance()
+        let otherNotes = CharacterNotes(store: other)
+        let deletingFrom = otherNotes.snapshot(for: "white-rabbit")
+        try notes.save("Late. Very late. Watch.", for: "white-rabbit", editedFrom: notes.snapshot(for: "white-rabbit"))
+        other.processExternalChanges()
+        try otherNotes.save("", for: "white-rabbit", editedFrom: deletingFrom)
+        #expect(try onDisk(CharacterNotes.storeKey) == .dictionary(["white-rabbit": .string("Late. Very late. Watch.")]))
+    }
+
     @Test func aNoteDeletedInOneInstanceWhileEditedInAnotherKeepsTheEdit() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let setup = instance()

@@ -72,9 +72,14 @@ public final class CharacterDetailScreen: Screen {
 
     // MARK: editing
 
+    /// The saved note when editing began: what the user saw, so a save can tell a text another
+    /// window saved meanwhile, and keep it.
+    private var editingFrom: CharacterNotes.Snapshot?
+
     /// Starts editing the saved note with the cursor at its end, or the given draft as it was.
-    public func beginEditing(draft: TextEditorState? = nil) {
+    public func beginEditing(draft: TextEditorState? = nil, editedFrom start: CharacterNotes.Snapshot? = nil) {
         guard !isEditing else { return }
+        editingFrom = start ?? context.notes.snapshot(for: character.id)
         if let draft {
             editor.state = draft
         } else {
@@ -91,7 +96,7 @@ public final class CharacterDetailScreen: Screen {
     public func endEditing() {
         guard isEditing else { return }
         do {
-            try context.notes.save(editor.state.text, for: character.id)
+            try context.notes.save(editor.state.text, for: character.id, editedFrom: editingFrom)
             saveError = nil
         } catch let tooLong as CharacterNotes.TooLong {
             // Nothing was kept: the editor stays, with the text, until it fits.
@@ -131,6 +136,10 @@ public final class CharacterDetailScreen: Screen {
             try coder.encode(editor.state.text, forKey: SavedKey.text)
             coder.encode(editor.state.line, forKey: SavedKey.line)
             coder.encode(editor.state.column, forKey: SavedKey.column)
+            if let editingFrom {
+                try coder.encode(editingFrom.text, forKey: SavedKey.editedFromText)
+                try coder.encode(editingFrom.otherVersions, forKey: SavedKey.editedFromOtherVersions)
+            }
             editor.encodeView(with: coder)
         }
         try context.book.remembered(for: character.id)?.encode(with: coder)
@@ -144,8 +153,12 @@ public final class CharacterDetailScreen: Screen {
         infoScroll = max(0, try coder.decodeInteger(forKey: SavedKey.infoScroll))
         guard try coder.decodeBool(forKey: SavedKey.isEditing) else { return }
         let text = try coder.decodeObject(of: String.self, forKey: SavedKey.text) ?? ""
+        // An archive from before the start was kept: the note as saved now stands in for it.
+        let start = try coder.decodeObject(of: String.self, forKey: SavedKey.editedFromText).map {
+            CharacterNotes.Snapshot(text: $0, otherVersions: try coder.decodeObject(of: [String].self, forKey: SavedKey.editedFromOtherVersions) ?? [])
+        }
         beginEditing(draft: TextEditorState(text: text, line: try coder.decodeInteger(forKey: SavedKey.line),
-                                            column: try coder.decodeInteger(forKey: SavedKey.column)))
+                                            column: try coder.decodeInteger(forKey: SavedKey.column)), editedFrom: start)
         try editor.decodeView(with: coder)
     }
 

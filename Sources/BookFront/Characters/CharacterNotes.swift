@@ -47,14 +47,50 @@ public struct CharacterNotes {
         }
     }
 
+    /// The note as the editor found it: its text and the other versions shown with it.
+    public struct Snapshot: Equatable, Sendable {
+        public var text: String
+        public var otherVersions: [String]
+
+        public init(text: String, otherVersions: [String] = []) {
+            self.text = text
+            self.otherVersions = otherVersions
+        }
+
+        var texts: [String] { [text] + otherVersions }
+    }
+
+    public func snapshot(for id: String) -> Snapshot {
+        let note = CharacterNote(propertyList: store.object(forKey: Self.storeKey, entry: id))
+        return Snapshot(text: note?.text ?? "", otherVersions: note?.otherVersions ?? [])
+    }
+
     /// Saves one character's note, durably; a blank note removes the entry. Saving settles the
-    /// other versions: the editor showed them to the user, who kept what they wanted. Throws
+    /// other versions the editor showed (`editedFrom`): the user kept what they wanted. A text
+    /// another window saved while this one was editing was never shown here, so it is kept as
+    /// another version, on the same machine as across processes, whichever saves first. Throws
     /// when the note could not be written to disk (it is then still saved in memory and
     /// written at the next chance).
-    public func save(_ text: String, for id: String) throws {
+    public func save(_ text: String, for id: String, editedFrom start: Snapshot? = nil) throws {
         guard text.utf8.count <= Self.maximumBytes else { throw TooLong(bytes: text.utf8.count) }
-        let entry: PropertyListValue? = text.allSatisfy(\.isWhitespace) ? nil : .string(text)
-        store.set(entry, forKey: Self.storeKey, entry: id)
+        var note: CharacterNote? = text.allSatisfy(\.isWhitespace) ? nil : CharacterNote(text: text)
+        if let start {
+            let now = snapshot(for: id)
+            var unseen: [String] = []
+            for other in now.texts where !other.isEmpty && other != text && !start.texts.contains(other) && !unseen.contains(other) {
+                unseen.append(other)
+            }
+            if !unseen.isEmpty {
+                // A removal never beats an edit: the other window's text stays the note.
+                if var kept = note {
+                    kept.otherVersions = unseen
+                    note = kept
+                } else {
+                    note = CharacterNote(text: unseen[0], otherVersions: Array(unseen.dropFirst()))
+                }
+            }
+        }
+        store.set(note?.propertyList, forKey: Self.storeKey, entry: id)
         try store.saveNow()
     }
 

@@ -30,7 +30,10 @@ public struct ReadingPlace: Equatable, Sendable {
         }
     }
 
+    /// A place without a stamp (from a release that made none) keeps that release's shape, a
+    /// bare offset, so it is never rewritten into one the release cannot read.
     public var propertyList: PropertyListValue {
+        guard stamp != .zero else { return .integer(Int64(offset)) }
         var fields = stamp.fields()
         fields[Self.offsetKey] = .integer(Int64(offset))
         return .dictionary(fields)
@@ -86,21 +89,28 @@ public struct ReadingPositions {
     /// so it never passes for newer than it is.
     @discardableResult
     public func adopt(_ place: ReadingPlace, forBook id: String) -> ReadingPlace {
-        let standing = place.newer(self.place(forBook: id))
-        if standing == place { record(place, forBook: id) }
+        let saved = self.place(forBook: id)
+        let standing = place.newer(saved)
+        if standing == place, saved != place { record(place, forBook: id) }
         return standing
     }
 
     /// The saved place changed while `shown` was on screen (another instance, another device):
-    /// returns the place to show. A saved place at least as new is the one, and is written to
-    /// disk at once, so a crash right after cannot bring back the older place; an older one is
-    /// overruled by `shown`, saved again.
+    /// returns the place to show. A newer saved place is the one, and is written to disk at
+    /// once, so a crash right after cannot bring back the older place; an older one is
+    /// overruled by `shown`, saved again. Two places with one stamp (both from a release that
+    /// stamped none) are no news: `shown` stays and nothing is written.
     public func settle(shown: ReadingPlace, forBook id: String) -> ReadingPlace {
-        guard let saved = place(forBook: id), saved.stamp >= shown.stamp else {
+        guard let saved = place(forBook: id) else {
+            if shown.stamp != .zero { record(shown, forBook: id) }
+            return shown
+        }
+        if saved.stamp == shown.stamp { return shown }
+        guard saved.stamp > shown.stamp else {
             record(shown, forBook: id)
             return shown
         }
-        if saved != shown { try? store.saveNow() }
+        try? store.saveNow()
         return saved
     }
 
