@@ -144,6 +144,21 @@ struct SavedFieldMergeTests {
 
     // MARK: reading positions
 
+    @Test func aPlaceFromAReleaseWithoutStampsIsNotRewrittenAtLaunchNorTakenForNews() {
+        // The release before saved a bare offset in the defaults and the same offset in its archive.
+        let store = InMemoryPreferenceStore(values: [ReadingPositions.storeKey: .dictionary(["book": .integer(27)])])
+        let positions = ReadingPositions(store: store)
+        let archived = ReadingPlace(offset: 27, stamp: .zero)
+        #expect(positions.adopt(archived, forBook: "book") == archived)
+        #expect(store.object(forKey: ReadingPositions.storeKey) == .dictionary(["book": .integer(27)]), "nothing rewritten")
+        // Another copy with no stamp either (the archive said 24): what is shown stays, unwritten.
+        let shown = ReadingPlace(offset: 24, stamp: .zero)
+        #expect(positions.settle(shown: shown, forBook: "book") == shown)
+        #expect(store.object(forKey: ReadingPositions.storeKey) == .dictionary(["book": .integer(27)]))
+        // A place without a stamp is saved in the shape that release reads.
+        #expect(ReadingPlace(offset: 5, stamp: .zero).propertyList == .integer(5))
+    }
+
     @Test func placesInDifferentBooksFromTwoInstancesAreBothKept() throws {
         defer { try? FileManager.default.removeItem(at: folder) }
         let first = instance(), second = instance()
