@@ -37,8 +37,15 @@ public enum CloudSettings {
     public static let rules: [SyncRule] = [
         .wholeKey(MapDefaultsKey.savedLocation, enabledBy: syncLocationsKey, newestWins: true),
         .perEntry(ReadingPositions.storeKey, cloudPrefix: readingPositionPrefix, enabledBy: syncReadingPositionKey, newestWins: true,
-                  share: readingPlaceShare),
+                  share: readingPlaceShare, unstamped: readingPlaceWithoutStamp),
     ]
+
+    /// A reading place as 0.3.0 before stamps wrote it: a bare offset. Where the store holds
+    /// one, a place is sent as one, so that machine follows this one's pages.
+    public static let readingPlaceWithoutStamp = UnstampedForm(
+        holds: { ReadingPlace(propertyList: $0)?.stamp == .zero },
+        withoutStamp: { value in ReadingPlace(propertyList: value).map { .integer(Int64($0.offset)) } ?? value },
+        stamped: { value, stamp in ReadingPlace(propertyList: value).map { ReadingPlace(offset: $0.offset, stamp: stamp).propertyList } })
 
     /// The sync folder: WONDERLAND_SYNC_FOLDER, else the setting, else
     /// `$XDG_DATA_HOME/wonderland/cloud`. `~` is expanded; a relative path is taken from HOME.

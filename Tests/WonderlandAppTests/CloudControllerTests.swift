@@ -131,6 +131,16 @@ struct CloudControllerTests {
         #expect(phone.controller.mirror.store !== first)
     }
 
+    @Test func aReadingPlaceIsSentAsABareOffsetWhereTheReleaseBeforeStampsWroteOne() {
+        let form = CloudSettings.readingPlaceWithoutStamp
+        #expect(form.holds(.integer(27)))
+        #expect(!form.holds(ReadingPlace(offset: 27, stamp: EditStamp(time: 5, device: "d")).propertyList))
+        #expect(form.withoutStamp(ReadingPlace(offset: 24, stamp: EditStamp(time: 5, device: "d")).propertyList) == .integer(24))
+        let stamped = form.stamped(.integer(27), EditStamp(time: 9, device: "desk"))
+        #expect(ReadingPlace(propertyList: stamped) == ReadingPlace(offset: 27, stamp: EditStamp(time: 9, device: "desk")))
+        #expect(form.stamped(.string("x"), EditStamp(time: 9, device: "desk")) == nil)
+    }
+
     @Test func theSyncFolderComesFromTheEnvironmentThenTheSettingThenTheDataFolder() {
         let store = InMemoryPreferenceStore()
         let data = URL(fileURLWithPath: "/data/wonderland")

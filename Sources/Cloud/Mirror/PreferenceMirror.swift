@@ -191,9 +191,9 @@ public final class PreferenceMirror {
         case .wholeKey(let key):
             if store.record(forKey: key) != nil {
                 let local = defaults.object(forKey: key)
-                if rule.keepsLocal(local, over: store.object(forKey: key), storedAt: storedAt(key, in: store)) {
+                if rule.keepsLocal(local, over: storedValue(key, rule, in: store), storedAt: storedAt(key, in: store)) {
                     if synced { write([key: local], to: store) } else { pushLater = true }
-                } else if writeDefaults(store.object(forKey: key), forKey: key) {
+                } else if writeDefaults(storedValue(key, rule, in: store), forKey: key) {
                     saveDefaults()
                 }
             } else if let local = defaults.object(forKey: key) {
@@ -208,15 +208,15 @@ public final class PreferenceMirror {
             let local = localDictionary(localKey)
             var merged = local
             var toPush: [String: PropertyListValue?] = [:]
-            for (cloudKey, value) in store.dictionaryRepresentation where cloudKey.hasPrefix(prefix) && cloudKey.count > prefix.count {
-                let name = String(cloudKey.dropFirst(prefix.count))
+            for (name, value) in storedEntries(prefix, rule, in: store) {
+                let cloudKey = prefix + name
                 if !rule.keepsLocal(local[name], over: value, storedAt: storedAt(cloudKey, in: store)) { merged[name] = value }
             }
             for (name, value) in local {
                 guard let cloudKey = cloudKey(prefix, name) else { continue }
                 if let record = store.record(forKey: cloudKey) {
                     if record.payload == nil { merged[name] = nil }
-                    if rule.keepsLocal(value, over: store.object(forKey: cloudKey), storedAt: storedAt(cloudKey, in: store)) {
+                    if rule.keepsLocal(value, over: storedValue(cloudKey, rule, in: store), storedAt: storedAt(cloudKey, in: store)) {
                         if synced { toPush[cloudKey] = value } else { pushLater = true }
                     }
                 } else if synced {
@@ -242,16 +242,16 @@ public final class PreferenceMirror {
         switch rule.shape {
         case .wholeKey(let key):
             let local = defaults.object(forKey: key)
-            if rule.keepsLocal(local, over: store.object(forKey: key), storedAt: storedAt(key, in: store)) {
+            if rule.keepsLocal(local, over: storedValue(key, rule, in: store), storedAt: storedAt(key, in: store)) {
                 write([key: local], to: store)
             } else {
-                changed = writeDefaults(store.object(forKey: key), forKey: key)
+                changed = writeDefaults(storedValue(key, rule, in: store), forKey: key)
             }
         case .perEntry(let localKey, let prefix):
             var dictionary = localDictionary(localKey)
             var toPush: [String: PropertyListValue?] = [:]
             for name in names {
-                let stored = store.object(forKey: prefix + name)
+                let stored = storedValue(prefix + name, rule, in: store)
                 // Evicted from the store by a device that had newer entries: kept here.
                 if stored == nil, rule.share != nil { continue }
                 if rule.keepsLocal(dictionary[name], over: stored, storedAt: storedAt(prefix + name, in: store)) {
@@ -300,7 +300,7 @@ public final class PreferenceMirror {
         switch rule.shape {
         case .wholeKey(let key):
             let local = defaults.object(forKey: key)
-            let stored = store.object(forKey: key)
+            let stored = storedValue(key, rule, in: store)
             if rule.keepsStored(stored, storedAt: storedAt(key, in: store), over: local) {
                 // An older value written here (a restored copy): the store's newer one stands.
                 if writeDefaults(stored, forKey: key) { saveDefaults() }
@@ -316,7 +316,7 @@ public final class PreferenceMirror {
             var overruled = false
             for (name, value) in now {
                 guard let cloudKey = cloudKey(prefix, name) else { continue }
-                let stored = store.object(forKey: cloudKey)
+                let stored = storedValue(cloudKey, rule, in: store)
                 if rule.keepsStored(stored, storedAt: storedAt(cloudKey, in: store), over: value) {
                     now[name] = stored
                     overruled = true
@@ -340,6 +340,12 @@ public final class PreferenceMirror {
     /// the room the shares hold beyond their newest entries, and is tried again.
     private func write(_ changes: [String: PropertyListValue?], to store: UbiquitousKeyValueStore) {
         summaries = nil
+        var changes = changes
+        for (key, value) in changes {
+            guard let value = value else { continue }
+            if let written = inStoredForm(value, forKey: key, in: store) { changes[key] = written } else { changes[key] = nil }
+        }
+        guard !changes.isEmpty else { return }
         var refusals = store.setEach(changes)
         let forRoom = refusals.compactMap { key, refusal -> String? in
             switch refusal {
@@ -360,18 +366,42 @@ public final class PreferenceMirror {
     /// removal in the store takes nothing away: for a rule with a share it is an eviction.
     private func mergedEntries(_ rule: SyncRule, localKey: String, prefix: String, from store: UbiquitousKeyValueStore) -> [String: PropertyListValue] {
         var merged = localDictionary(localKey)
-        for (name, value) in storedEntries(prefix, in: store) where !rule.keepsLocal(merged[name], over: value, storedAt: storedAt(prefix + name, in: store)) {
+        for (name, value) in storedEntries(prefix, rule, in: store) where !rule.keepsLocal(merged[name], over: value, storedAt: storedAt(prefix + name, in: store)) {
             merged[name] = value
         }
         return merged
     }
 
-    private func storedEntries(_ prefix: String, in store: UbiquitousKeyValueStore) -> [String: PropertyListValue] {
+    private func storedEntries(_ prefix: String, _ rule: SyncRule, in store: UbiquitousKeyValueStore) -> [String: PropertyListValue] {
         var entries: [String: PropertyListValue] = [:]
-        for (key, value) in store.dictionaryRepresentation where key.hasPrefix(prefix) && key.count > prefix.count {
-            entries[String(key.dropFirst(prefix.count))] = value
+        for key in store.dictionaryRepresentation.keys where key.hasPrefix(prefix) && key.count > prefix.count {
+            if let value = storedValue(key, rule, in: store) { entries[String(key.dropFirst(prefix.count))] = value }
         }
         return entries
+    }
+
+    /// The store's value for `key` as this release reads it: one written by a release that
+    /// stamped none is stamped with the store's record of it (when and by which device it was
+    /// written), so it is ordered against stamped values and followed when it is the newer.
+    private func storedValue(_ key: String, _ rule: SyncRule, in store: UbiquitousKeyValueStore) -> PropertyListValue? {
+        guard let raw = store.object(forKey: key) else { return nil }
+        guard let form = rule.unstamped, form.holds(raw), let record = store.record(forKey: key),
+              record.stamp.clock != .zero, HybridLogicalClock.isHonest(record.stamp.clock) else { return raw }
+        let stamp = EditStamp(time: Double(record.stamp.clock.milliseconds) / 1000, device: record.stamp.device.rawValue)
+        return form.stamped(raw, stamp) ?? raw
+    }
+
+    /// A value to write under `key`, in the form the store holds there: where a release that
+    /// stamps nothing wrote the key, it is written without its stamp, so that release reads it;
+    /// nil when the store already holds it.
+    private func inStoredForm(_ value: PropertyListValue, forKey key: String, in store: UbiquitousKeyValueStore) -> PropertyListValue? {
+        guard let raw = store.object(forKey: key) else { return value }
+        guard let rule = rules.first(where: { $0.entryName(forCloudKey: key) != nil }), let form = rule.unstamped, form.holds(raw) else {
+            return raw == value ? nil : value
+        }
+        if storedValue(key, rule, in: store) == value { return nil }
+        let older = form.withoutStamp(value)
+        return older == raw ? nil : older
     }
 
     /// A local change to a rule with a share. Only the entries that changed are looked at: a
@@ -384,7 +414,7 @@ public final class PreferenceMirror {
         var overruled = false
         for (name, value) in now where before[name] != value {
             guard let cloudKey = cloudKey(prefix, name) else { continue }
-            if let stored = store.object(forKey: cloudKey), rule.keepsStored(stored, storedAt: storedAt(cloudKey, in: store), over: value) {
+            if let stored = storedValue(cloudKey, rule, in: store), rule.keepsStored(stored, storedAt: storedAt(cloudKey, in: store), over: value) {
                 // An older value written here (a restored copy): the store's newer one stands.
                 now[name] = stored
                 overruled = true
@@ -400,12 +430,12 @@ public final class PreferenceMirror {
             removed[cloudKey] = .some(nil)
         }
         let staysAmongTheNewest = removed.isEmpty && changed.allSatisfy { name, value in
-            guard let stored = store.object(forKey: prefix + name) else { return false }
+            guard let stored = storedValue(prefix + name, rule, in: store) else { return false }
             return EntryShare.stamp(of: value) >= SyncRule.stamp(of: stored, writtenAt: storedAt(prefix + name, in: store))
         }
         if staysAmongTheNewest {
             var writes: [String: PropertyListValue?] = [:]
-            for (name, value) in changed where store.object(forKey: prefix + name) != value { writes[prefix + name] = value }
+            for (name, value) in changed where storedValue(prefix + name, rule, in: store) != value { writes[prefix + name] = value }
             if !writes.isEmpty { write(writes, to: store) }
         } else {
             fitShare(rule, entries: now, in: store, pushing: removed, leavingOut: Set(removed.keys))
@@ -419,7 +449,7 @@ public final class PreferenceMirror {
     private func fitShare(_ rule: SyncRule, entries: [String: PropertyListValue], in store: UbiquitousKeyValueStore,
                           pushing extra: [String: PropertyListValue?] = [:], leavingOut removedKeys: Set<String> = []) {
         guard let share = rule.share, case .perEntry(_, let prefix) = rule.shape else { return }
-        let stored = storedEntries(prefix, in: store)
+        let stored = storedEntries(prefix, rule, in: store)
         var candidates = entries
         for (name, value) in stored where candidates[name] == nil && !removedKeys.contains(prefix + name) { candidates[name] = value }
         let chosen = share.chosen(from: candidates) { self.cloudKey(prefix, $0) }

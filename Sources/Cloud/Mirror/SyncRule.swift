@@ -24,21 +24,33 @@ public struct SyncRule: Sendable, Equatable {
     /// are ranked by their stamps, and a removal of one in the store is an eviction, never a
     /// deletion: the entry stays in the defaults of every device that has it.
     public var share: EntryShare?
+    /// For a rule with `newestWins`: the form of its values written by a release that stamped
+    /// none (see `UnstampedForm`); nil treats such values as older than any stamped one.
+    public var unstamped: UnstampedForm?
 
-    public init(_ shape: Shape, enabledBy: String, newestWins: Bool = false, share: EntryShare? = nil) {
+    public init(_ shape: Shape, enabledBy: String, newestWins: Bool = false, share: EntryShare? = nil,
+                unstamped: UnstampedForm? = .dictionaryFields) {
         self.shape = shape
         self.enabledBy = enabledBy
         self.newestWins = newestWins
         self.share = share
+        self.unstamped = newestWins ? unstamped : nil
     }
 
-    public static func wholeKey(_ key: String, enabledBy toggle: String, newestWins: Bool = false) -> SyncRule {
-        SyncRule(.wholeKey(key), enabledBy: toggle, newestWins: newestWins)
+    public static func == (a: SyncRule, b: SyncRule) -> Bool {
+        a.shape == b.shape && a.enabledBy == b.enabledBy && a.newestWins == b.newestWins && a.share == b.share
+            && (a.unstamped == nil) == (b.unstamped == nil)
+    }
+
+    public static func wholeKey(_ key: String, enabledBy toggle: String, newestWins: Bool = false,
+                                unstamped: UnstampedForm? = .dictionaryFields) -> SyncRule {
+        SyncRule(.wholeKey(key), enabledBy: toggle, newestWins: newestWins, unstamped: unstamped)
     }
 
     public static func perEntry(_ localKey: String, cloudPrefix: String, enabledBy toggle: String, newestWins: Bool = false,
-                                share: EntryShare? = nil) -> SyncRule {
-        SyncRule(.perEntry(localKey: localKey, cloudPrefix: cloudPrefix), enabledBy: toggle, newestWins: newestWins, share: share)
+                                share: EntryShare? = nil, unstamped: UnstampedForm? = .dictionaryFields) -> SyncRule {
+        SyncRule(.perEntry(localKey: localKey, cloudPrefix: cloudPrefix), enabledBy: toggle, newestWins: newestWins, share: share,
+                 unstamped: unstamped)
     }
 
     /// Whether the local value must stand against the store's: both are values and the local
