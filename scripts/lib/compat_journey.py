@@ -165,7 +165,8 @@ def page_of(screen):
     return (int(m.group(1)), int(m.group(2))) if m else None
 
 
-def set_pin(tmux, s, title):
+def set_pin(tmux, s, title, pressed=None):
+    """Remembers the map's place under `title`; `pressed` (a list) gets the time Enter was sent."""
     tmux.keys(s, "1")
     tmux.wait_for(s, "Zoom ")
     tmux.keys(s, "r")
@@ -173,6 +174,8 @@ def set_pin(tmux, s, title):
     tmux.keys(s, "C-u")
     tmux.text(s, title)
     tmux.wait_for(s, title)
+    if pressed is not None:
+        pressed.append(time.monotonic())
     tmux.keys(s, "Enter")
     return tmux.wait_for(s, "⚑ " + title)
 
