@@ -32,6 +32,9 @@ final class CollectionDomain {
 
     var hasUnsavedChanges: Bool { !pending.isEmpty }
 
+    /// The keys with changes waiting for `flush()`.
+    var keysWithUnsavedChanges: Set<String> { Set(pending.keys) }
+
     // MARK: Reading
 
     /// The whole collection with this process's changes on top; nil when it has no entry.
@@ -157,10 +160,18 @@ final class CollectionDomain {
     /// against the database's by the key's merge, as a save from another process would be, and
     /// then read back and compared. Only then may the caller remove the key from the file.
     /// Returns the keys' entries that changed.
-    func moveIn(_ entries: [String: PropertyListValue], forKey key: String) throws -> [String: PropertyListValue?] {
+    func moveIn(_ entries: [String: PropertyListValue], forKey key: String, changedAt: Double) throws -> [String: PropertyListValue?] {
         guard let rule = merges[key], !entries.isEmpty else { return [:] }
+        let copy = rule.olderReleaseCopy
         let stored = try database.moveIn(entries, into: key) { _, base, mine, theirs in
-            rule.settle(base: base, mine: mine, theirs: theirs)
+            guard let copy else { return rule.settle(base: base, mine: mine, theirs: theirs) }
+            // The copy of what the database holds (another process of this release wrote it
+            // and has yet to remember it): nothing changed.
+            if let theirs, copy.down(theirs) == mine { return theirs }
+            // An entry of the copy an older release changed, in that release's shape.
+            guard let changed = copy.up(mine, changedAt) else { return theirs }
+            let before = base.flatMap { copy.up($0, 0) }
+            return rule.settle(base: before, mine: changed, theirs: theirs)
         }
         for (name, value) in stored {
             guard try database.entry(name, in: key) == value else {
@@ -169,6 +180,34 @@ final class CollectionDomain {
             remember(value, name, key)
         }
         return stored
+    }
+
+    /// Whether the key keeps a copy in the file for releases before the database.
+    func keepsCopy(_ key: String) -> Bool { merges[key]?.olderReleaseCopy != nil }
+
+    /// The copy of `key` for older releases: its entries in their shape, the most recently
+    /// saved first while they fit `OlderReleaseCopy.maximumBytes`; nil when it keeps none.
+    func copyForOlderReleases(_ key: String) -> [String: PropertyListValue]? {
+        guard let copy = merges[key]?.olderReleaseCopy else { return nil }
+        guard case .dictionary(let entries)? = value(forKey: key) else { return [:] }
+        let recent = (try? database.namesNewestFirst(in: key)) ?? []
+        let unsaved = entries.keys.filter { pending[key]?[$0] != nil }.sorted()
+        var seen = Set<String>()
+        var result: [String: PropertyListValue] = [:]
+        var bytes = 0
+        for name in unsaved + recent + entries.keys.sorted() where seen.insert(name).inserted {
+            guard let value = entries[name], let older = copy.down(value),
+                  let size = try? BinaryPropertyListWriter.data(from: older).count else { continue }
+            guard bytes + size + name.utf8.count <= OlderReleaseCopy.maximumBytes else { continue }
+            bytes += size + name.utf8.count
+            result[name] = older
+        }
+        return result
+    }
+
+    /// The copy is in the file: only what changes there from now on is moved in.
+    func rememberCopy(_ entries: [String: PropertyListValue], of key: String) throws {
+        try database.rememberCopy(entries, of: key)
     }
 
     /// The file no longer holds `key`: what was moved from it need not be remembered.

@@ -220,27 +220,76 @@ public final class DefaultsStore: PreferenceStore {
     }
 
     /// Collections the file holds (an older version wrote them, or `defaults import` did) move
-    /// into the database, and leave the file only once they read back from it.
+    /// into the database, and leave the file only once they read back from it. A collection
+    /// with a copy for older releases keeps it there: what they changed in it is moved in, and
+    /// the copy is written again from the database.
     private func moveCollectionsIn(keys: Set<String>) {
         guard let collections else { return }
         var moved: Set<String> = []
+        let changedAt = file.stamp().map { Double($0.modified.tv_sec) + Double($0.modified.tv_nsec) / 1e9 } ?? Date().timeIntervalSince1970
         for key in keys.sorted() where collections.declares(key) {
+            let keepsCopy = collections.keepsCopy(key)
             guard let value = domains.persistent[key] else {
-                collections.forgetMovedIn(key)
+                if keepsCopy { scheduleCopy(of: key) } else { collections.forgetMovedIn(key) }
                 continue
             }
             guard case .dictionary(let entries) = value else { continue }
             do {
-                let changed = try collections.moveIn(entries, forKey: key)
+                let changed = try collections.moveIn(entries, forKey: key, changedAt: changedAt)
                 if !changed.isEmpty { moved.insert(key) }
             } catch {
                 warnings.append("\(key) could not be moved from \(filePath) into \(collections.database.path) (\(error)); it stays in \(filePath) and is tried again at the next launch.")
                 continue
             }
-            domains.persistent[key] = nil
-            pending.record(nil, forKey: key, at: options.clock())
+            if keepsCopy {
+                if !moved.contains(key) { continue }
+                scheduleCopy(of: key)
+            } else {
+                domains.persistent[key] = nil
+                pending.record(nil, forKey: key, at: options.clock())
+            }
         }
         notify(moved)
+    }
+
+    /// Keys whose copy for older releases is to be written at the next save, and since when.
+    private var copiesDue: Set<String> = []
+    private var copiesDueSince: Double?
+
+    private func scheduleCopy(of key: String) {
+        copiesDue.insert(key)
+        if copiesDueSince == nil { copiesDueSince = options.clock() }
+    }
+
+    /// Puts the copies for older releases of `keys` into this process's changes to the file,
+    /// entry by entry; returns them, to be remembered once the file is written.
+    private func stageCopies(of keys: Set<String>) -> [String: [String: PropertyListValue]] {
+        guard let collections else { return [:] }
+        var staged: [String: [String: PropertyListValue]] = [:]
+        for key in keys.sorted() {
+            guard let copy = collections.copyForOlderReleases(key) else { continue }
+            let before = domains.persistent[key]
+            let after: PropertyListValue? = copy.isEmpty && before == nil ? nil : .dictionary(copy)
+            staged[key] = copy
+            guard before != after else { continue }
+            if !pending.recordEntries(from: before, to: after, forKey: key, at: options.clock()) {
+                pending.record(after, forKey: key, at: options.clock())
+            }
+            domains.persistent[key] = after
+        }
+        return staged
+    }
+
+    /// The merges the file is written with: a copy for older releases takes, entry by entry,
+    /// what an older release wrote there meanwhile, so it is moved in at the next look rather
+    /// than written over.
+    private var fileMerges: [String: EntryMerge] {
+        var merges = entryMerges
+        guard let collections else { return merges }
+        for key in entryMerges.keys where collections.keepsCopy(key) {
+            merges[key] = EntryMerge { _, _, theirs in theirs }
+        }
+        return merges
     }
 
     /// Writes this process's changes now, durably (see `flush()`): for what the user is told
@@ -292,11 +341,13 @@ public final class DefaultsStore: PreferenceStore {
         notify(DefaultsDomains.changedKeys(from: old, to: domains))
     }
 
-    public var hasUnsavedChanges: Bool { !pending.isEmpty || needsFullRewrite || collections?.hasUnsavedChanges == true }
+    public var hasUnsavedChanges: Bool {
+        !pending.isEmpty || needsFullRewrite || collections?.hasUnsavedChanges == true || !copiesDue.isEmpty
+    }
 
     /// When the first and the latest unsaved change were made, in the file or the collections.
-    private var firstChange: Double? { [pending.firstChange, collections?.firstChange].compactMap { $0 }.min() }
-    private var lastChange: Double? { [pending.lastChange, collections?.lastChange].compactMap { $0 }.max() }
+    private var firstChange: Double? { [pending.firstChange, collections?.firstChange, copiesDueSince].compactMap { $0 }.min() }
+    private var lastChange: Double? { [pending.lastChange, collections?.lastChange, copiesDueSince].compactMap { $0 }.max() }
 
     /// Problems to tell the user about once: a corrupt file moved aside at start-up, or later a
     /// write that failed. Returns each message once.
@@ -379,11 +430,17 @@ public final class DefaultsStore: PreferenceStore {
     /// wrote meanwhile are kept and reported to observers.
     public func flush() throws {
         guard hasUnsavedChanges else { return }
+        var copies = copiesDue
         if let collections, collections.hasUnsavedChanges {
+            copies.formUnion(collections.keysWithUnsavedChanges.filter(collections.keepsCopy))
             do { notify(try collections.flush()) } catch {
                 throw CollectionsSaveFailure(path: collections.database.path, reason: "\(error)")
             }
         }
+        let staged = stageCopies(of: copies)
+        copiesDue = []
+        copiesDueSince = nil
+        defer { rememberCopies(staged) }
         guard !pending.isEmpty || needsFullRewrite else {
             lastWriteError = nil
             return
@@ -410,7 +467,7 @@ public final class DefaultsStore: PreferenceStore {
             if needsFullRewrite {
                 for (key, value) in domains.persistent where base[key] == nil { base[key] = value }
             }
-            let result = pending.applied(to: base, merges: entryMerges)
+            let result = pending.applied(to: base, merges: fileMerges)
             if result != onDisk || (stampBefore == nil && !result.isEmpty) {
                 knownStamp = try file.write(result)
             } else {
@@ -423,6 +480,19 @@ public final class DefaultsStore: PreferenceStore {
         lastWriteError = nil  // saved: a later failure, even the same one, is news again
         domains.persistent = written
         notify(DefaultsDomains.changedKeys(from: old, to: domains))
+    }
+
+    /// Once the file holds the copies: only what changes in them from now on is an older
+    /// release's doing. A copy not written (the save failed) is written at the next save.
+    private func rememberCopies(_ staged: [String: [String: PropertyListValue]]) {
+        guard let collections, !staged.isEmpty else { return }
+        guard pending.isEmpty else {
+            for key in staged.keys { scheduleCopy(of: key) }
+            return
+        }
+        for (key, copy) in staged {
+            do { try collections.rememberCopy(copy, of: key) } catch { scheduleCopy(of: key) }
+        }
     }
 
     // MARK: Reading

@@ -8,8 +8,21 @@ import PropertyList
 public struct EntryMerge: Sendable {
     public let resolve: @Sendable (_ base: PropertyListValue?, _ mine: PropertyListValue?, _ theirs: PropertyListValue?) -> PropertyListValue?
 
-    public init(resolve: @escaping @Sendable (_ base: PropertyListValue?, _ mine: PropertyListValue?, _ theirs: PropertyListValue?) -> PropertyListValue?) {
+    /// The copy kept in the defaults file for releases before the collections database; nil
+    /// keeps none.
+    public var olderReleaseCopy: OlderReleaseCopy?
+
+    public init(olderReleaseCopy: OlderReleaseCopy? = nil,
+                resolve: @escaping @Sendable (_ base: PropertyListValue?, _ mine: PropertyListValue?, _ theirs: PropertyListValue?) -> PropertyListValue?) {
+        self.olderReleaseCopy = olderReleaseCopy
         self.resolve = resolve
+    }
+
+    /// The same merge, with a copy for older releases kept in the defaults file.
+    public func keepingCopy(_ copy: OlderReleaseCopy) -> EntryMerge {
+        var merge = self
+        merge.olderReleaseCopy = copy
+        return merge
     }
 
     /// This process's value replaces the entry: right for values where the last change is the

@@ -299,6 +299,34 @@ public final class CollectionDatabase {
         }
     }
 
+    /// The names of the collection's entries, the most recently saved first.
+    public func namesNewestFirst(in collection: String) throws -> [String] {
+        let statement = try connection.statement(
+            "SELECT name FROM entries WHERE collection = ?1 AND value IS NOT NULL ORDER BY revision DESC, name")
+        defer { statement.reset() }
+        try statement.bind(collection, at: 1)
+        var names: [String] = []
+        while try statement.step() { names.append(statement.text(at: 0)) }
+        return names
+    }
+
+    /// Remembers `entries` as what the other store now holds of `collection` (a copy written
+    /// there for an older release), so that only what is changed there later is moved in.
+    public func rememberCopy(_ entries: [String: PropertyListValue], of collection: String) throws {
+        let known = try movedIn(collection)
+        let changed = entries.filter { known[$0.key] != $0.value }
+        guard !changed.isEmpty else { return }
+        try connection.execute("BEGIN IMMEDIATE")
+        do {
+            for (name, value) in changed.sorted(by: { $0.key < $1.key }) { try remember(value, movedAs: name, in: collection) }
+            try connection.execute("COMMIT")
+            lastDataVersion = (try? connection.dataVersion()) ?? lastDataVersion
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
     /// The values last moved into `collection` from elsewhere, by name.
     public func movedIn(_ collection: String) throws -> [String: PropertyListValue] {
         let statement = try connection.statement("SELECT name, kind, value FROM moved_in WHERE collection = ?1")

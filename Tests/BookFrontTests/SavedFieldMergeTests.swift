@@ -104,6 +104,21 @@ struct SavedFieldMergeTests {
         #expect(try onDisk(CharacterNotes.storeKey) == .dictionary(["dormouse": .string("Sleeps in the teapot.")]))
     }
 
+    @Test func aReleaseBeforeTheDatabaseIsShownTheNewestTextOfANoteSavedTwoWays() {
+        let twoWays: PropertyListValue = .dictionary(["text": .string("Curious."), "otherVersions": .array([.string("Curiouser.")])])
+        #expect(CharacterNotes.olderReleaseCopy.down(twoWays) == .string("Curious.\n── also saved in another window ──\nCuriouser."))
+        #expect(CharacterNotes.olderReleaseCopy.down(.string("Late.")) == .string("Late."))
+        #expect(CharacterNotes.olderReleaseCopy.up(.string("Late. Edited there."), 0) == .string("Late. Edited there."))
+    }
+
+    @Test func aPlaceAnOlderReleaseChangedIsAsNewAsTheFileItWrote() {
+        let copy = ReadingPositions.olderReleaseCopy
+        let stamped = ReadingPlace(offset: 24, stamp: EditStamp(time: 100, device: "desk"))
+        #expect(copy.down(stamped.propertyList) == .integer(24))
+        #expect(ReadingPlace(propertyList: copy.up(.integer(27), 500)) == ReadingPlace(offset: 27, stamp: EditStamp(time: 500, device: "an older release")))
+        #expect(copy.up(stamped.propertyList, 500) == stamped.propertyList, "a place with its own stamp keeps it")
+    }
+
     @Test func notesSavedAsPlainTextBeforeStillReadAndOtherVersionsReadBack() {
         let store = InMemoryPreferenceStore(values: [CharacterNotes.storeKey: .dictionary([
             "hatter": .string("Riddles."),

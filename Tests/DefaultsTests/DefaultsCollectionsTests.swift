@@ -33,6 +33,60 @@ import PropertyList
         }
     }
 
+    // MARK: a copy for older releases
+
+    /// Notes as a release before the database kept them: text alone, where this one keeps
+    /// `{text, others}`.
+    static let copied = EntryMerge.lastWriterWins.keepingCopy(OlderReleaseCopy(
+        down: { value in
+            if case .dictionary(let fields) = value, case .string(let text)? = fields["text"] { return .string(text) }
+            return value
+        },
+        up: { value, _ in value }))
+
+    @Test func aCollectionWithACopyKeepsItInTheFileForOlderReleases() throws {
+        try withConfigHome { home in
+            let store = appStore(home, rule: Self.copied)
+            store.set(.dictionary(["text": "newest", "others": .array(["older"])]), forKey: Self.key, entry: "alice")
+            try store.saveNow()
+            #expect(try fileContents(defaultsFile(in: home))[Self.key] == .dictionary(["alice": "newest"]))
+            // A relaunch of this release changes nothing: the copy is what it wrote.
+            let again = appStore(home, rule: Self.copied)
+            #expect(again.object(forKey: Self.key, entry: "alice") == .dictionary(["text": "newest", "others": .array(["older"])]))
+            #expect(!again.hasUnsavedChanges)
+        }
+    }
+
+    @Test func whatAnOlderReleaseChangesInTheCopyIsMovedInAndTheRestStays() throws {
+        try withConfigHome { home in
+            let store = appStore(home, rule: Self.copied)
+            store.set("first", forKey: Self.key, entry: "alice")
+            store.set("kept", forKey: Self.key, entry: "bob")
+            try store.saveNow()
+            // The older release edits alice's entry and writes the file back.
+            var file = try fileContents(defaultsFile(in: home))
+            file[Self.key] = .dictionary(["alice": "edited there", "bob": "kept", "carol": "new there"])
+            try writeDefaultsFile(file, in: home)
+            let again = appStore(home, rule: Self.copied)
+            #expect(again.object(forKey: Self.key) == .dictionary(["alice": "edited there", "bob": "kept", "carol": "new there"]))
+            try again.saveNow()
+            #expect(try fileContents(defaultsFile(in: home))[Self.key] == .dictionary(["alice": "edited there", "bob": "kept", "carol": "new there"]))
+        }
+    }
+
+    @Test func theFirstLaunchWithACopyWritesItAndACollectionWithoutOneLeavesTheFile() throws {
+        try withConfigHome { home in
+            let plain = appStore(home)
+            plain.set("a note", forKey: Self.key, entry: "alice")
+            try plain.saveNow()
+            #expect(!FileManager.default.fileExists(atPath: defaultsFile(in: home).path))
+            let copying = appStore(home, rule: Self.copied)
+            #expect(copying.hasUnsavedChanges, "the copy is due")
+            try copying.saveNow()
+            #expect(try fileContents(defaultsFile(in: home))[Self.key] == .dictionary(["alice": "a note"]))
+        }
+    }
+
     @Test func aSaveOfOneEntryLeavesTheDefaultsFileAlone() throws {
         try withConfigHome { home in
             let store = appStore(home)

@@ -45,3 +45,8 @@ final class ChangeLog {
 
     var all: Set<String> { batches.reduce(into: []) { $0.formUnion($1) } }
 }
+
+/// Writes the defaults file as another program (an older release) would: whole, in XML.
+func writeDefaultsFile(_ values: [String: PropertyListValue], in configHome: URL) throws {
+    try XMLPropertyListWriter.data(from: .dictionary(values)).write(to: defaultsFile(in: configHome))
+}

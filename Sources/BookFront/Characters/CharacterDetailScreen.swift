@@ -60,14 +60,14 @@ public final class CharacterDetailScreen: Screen {
     public private(set) var saveError: String?
 
     /// The line between the note and a text another instance saved for it at the same time.
-    static let otherVersionMarker = "── also saved in another window ──"
+    static let otherVersionMarker = CharacterNote.otherVersionMarker
 
     /// The saved note followed by the other versions, each under a marker line: what the editor
     /// starts from and what reading shows, so the user sees every version and keeps what they
     /// want by editing.
     public var savedNoteWithOtherVersions: String {
-        let others = context.notes.otherVersions(for: character.id)
-        return ([savedNote] + others.map { Self.otherVersionMarker + "\n" + $0 }).filter { !$0.isEmpty }.joined(separator: "\n")
+        let snapshot = context.notes.snapshot(for: character.id)
+        return CharacterNote(text: snapshot.text, otherVersions: snapshot.otherVersions).withOtherVersionsInline
     }
 
     // MARK: editing

@@ -22,8 +22,17 @@ public struct CharacterNotes {
 
     /// Tells the store to save the notes entry by entry (before anyone writes them).
     public static func declareMerge(in store: PreferenceStore) {
-        store.mergesPerEntry(storeKey, rule: merge)
+        store.mergesPerEntry(storeKey, rule: merge.keepingCopy(olderReleaseCopy))
     }
+
+    /// Releases before the collections database read a note as its text alone: they are shown
+    /// the newest text with the other versions under it, as the editor shows them here.
+    static let olderReleaseCopy = OlderReleaseCopy(
+        down: { value in CharacterNote(propertyList: value).map { .string($0.withOtherVersionsInline) } },
+        up: { value, _ in
+            guard case .string(let text) = value else { return nil }
+            return text.allSatisfy(\.isWhitespace) ? nil : .string(text)
+        })
 
     public func note(for id: String) -> String {
         CharacterNote(propertyList: store.object(forKey: Self.storeKey, entry: id))?.text ?? ""
@@ -135,6 +144,15 @@ struct CharacterNote: Equatable {
         default:
             return nil
         }
+    }
+
+    /// The line between the note and a text another instance saved for it at the same time.
+    static let otherVersionMarker = "── also saved in another window ──"
+
+    /// The text followed by the other versions, each under a marker line: what the editor starts
+    /// from and what reading shows.
+    var withOtherVersionsInline: String {
+        ([text] + otherVersions.map { Self.otherVersionMarker + "\n" + $0 }).filter { !$0.isEmpty }.joined(separator: "\n")
     }
 
     var propertyList: PropertyListValue {

@@ -22,7 +22,7 @@ public struct ReaderStorage {
 
     /// Tells the store to save the bookmarks entry by entry, merging one book's as a set.
     public static func declareMerge(in store: PreferenceStore) {
-        store.mergesPerEntry(bookmarksKey, rule: bookmarkMerge)
+        store.mergesPerEntry(bookmarksKey, rule: bookmarkMerge.keepingCopy(.sameShape))
     }
 
     public func position(forBook id: String) -> Int? { positions.position(forBook: id) }

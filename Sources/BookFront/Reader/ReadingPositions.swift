@@ -61,8 +61,19 @@ public struct ReadingPositions {
 
     /// Tells the store to save the places entry by entry, the newer winning.
     public static func declareMerge(in store: PreferenceStore) {
-        store.mergesPerEntry(storeKey, rule: .newestWins { ReadingPlace(propertyList: $0)?.stamp })
+        store.mergesPerEntry(storeKey, rule: EntryMerge.newestWins { ReadingPlace(propertyList: $0)?.stamp }.keepingCopy(olderReleaseCopy))
     }
+
+    /// Releases before the collections database read a place as a bare offset (the first of
+    /// them knew nothing else). A place one of them changed is as new as the file it wrote,
+    /// unless it carries a stamp of its own.
+    static let olderReleaseCopy = OlderReleaseCopy(
+        down: { value in ReadingPlace(propertyList: value).map { .integer(Int64($0.offset)) } },
+        up: { value, changedAt in
+            guard let place = ReadingPlace(propertyList: value) else { return nil }
+            guard place.stamp == .zero else { return place.propertyList }
+            return ReadingPlace(offset: place.offset, stamp: EditStamp(time: changedAt, device: "an older release")).propertyList
+        })
 
     public func place(forBook id: String) -> ReadingPlace? {
         ReadingPlace(propertyList: store.object(forKey: Self.storeKey, entry: id))
