@@ -178,7 +178,7 @@ let package = Package(
         .testTarget(name: "ScreensTests", dependencies: ["Screens", "ScreensTesting", "Terminal", "TextSafety"]),
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "Screens", "ScreensTesting", "Terminal", "Restoration", "Defaults", "PropertyList"]),
         .testTarget(name: "WonderlandAppTests", dependencies: ["WonderlandApp", "BookFront", "MapFront", "Screens", "Settings", "ScreensTesting", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "Cloud", "CloudServer"]),
-        .testTarget(name: "DefaultsTests", dependencies: ["Defaults", "PropertyList", "KeyedArchive", "FileSafety", "PropertyListTestSupport"]),
+        .testTarget(name: "DefaultsTests", dependencies: ["Defaults", "PropertyList", "KeyedArchive", "FileSafety", "PropertyListTestSupport", "SavedCollections"]),
         .testTarget(name: "SavedCollectionsTests", dependencies: ["SavedCollections", "PropertyList"]),
         .testTarget(name: "FileSafetyTests", dependencies: ["FileSafety"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),

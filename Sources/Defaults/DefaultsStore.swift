@@ -20,6 +20,9 @@ import Glibc
 /// Single-threaded by design: the app's loop calls `processExternalChanges()` and
 /// `flushIfDue(now:)` when it wakes, and observers run synchronously on that thread.
 public final class DefaultsStore: PreferenceStore {
+    /// The key the file names the version that last saved it under (`Options.writtenBy`).
+    public static let writtenByKey = "WLWrittenBy"
+
     public struct Options {
         /// How long changes must have settled before `flushIfDue` writes them.
         public var coalescingDelay: Double
@@ -41,6 +44,9 @@ public final class DefaultsStore: PreferenceStore {
         /// Opened at the first declaration, so a store nobody declares a collection in never
         /// touches it.
         public var collectionsPath: String?
+        /// The app's version, written into the file (`WLWrittenBy`) with each save that changes
+        /// it, and into the collections database: which version saved them last. Nil writes none.
+        public var writtenBy: String?
 
         public init(
             coalescingDelay: Double = 0.3, maximumDelay: Double = 2, watchesForChanges: Bool = true,
@@ -208,7 +214,7 @@ public final class DefaultsStore: PreferenceStore {
         if let collections { return collections }
         guard let path = options.collectionsPath, !collectionsUnavailable else { return nil }
         do {
-            let database = try CollectionDatabase(path: path)
+            let database = try CollectionDatabase(path: path, writtenBy: options.writtenBy)
             warnings += database.takeWarnings()
             watcher?.watchAlso(folder: FilePaths.parent(of: path))
             collections = CollectionDomain(database: database)
@@ -467,7 +473,8 @@ public final class DefaultsStore: PreferenceStore {
             if needsFullRewrite {
                 for (key, value) in domains.persistent where base[key] == nil { base[key] = value }
             }
-            let result = pending.applied(to: base, merges: fileMerges)
+            var result = pending.applied(to: base, merges: fileMerges)
+            if let writtenBy = options.writtenBy, result != onDisk, !result.isEmpty { result[Self.writtenByKey] = .string(writtenBy) }
             if result != onDisk || (stampBefore == nil && !result.isEmpty) {
                 knownStamp = try file.write(result)
             } else {

@@ -26,6 +26,8 @@ public final class CollectionDatabase {
     /// The highest revision this connection has seen, its own saves included.
     public private(set) var revision: Int64 = 0
     private var lastDataVersion: Int64 = 0
+    /// The version of the app saving through this connection, recorded with its first save.
+    private var writer: String?
     /// What to tell the user once: a damaged file moved aside, an entry that could not be read.
     private var warnings: [String] = []
 
@@ -59,8 +61,9 @@ public final class CollectionDatabase {
     ///
     /// `readOnly` (for commands that only look) changes nothing: no file is made, none moved
     /// aside, and damage is an error.
-    public init(path: String, readOnly: Bool = false, now: Date = Date()) throws {
+    public init(path: String, readOnly: Bool = false, writtenBy version: String? = nil, now: Date = Date()) throws {
         self.path = path
+        writer = readOnly ? nil : version
         var opened: SQLiteConnection
         if readOnly {
             try Self.checkFile(at: path)
@@ -299,6 +302,32 @@ public final class CollectionDatabase {
         }
     }
 
+    /// Which versions of the app saved here, each with when it first and last did (the last
+    /// as of its first save in a process): for a bug report, and for `collections list`.
+    public func writers() throws -> [(version: String, first: Date, last: Date)] {
+        guard try connection.integer("SELECT count(*) FROM sqlite_schema WHERE name = 'written_by'") == 1 else { return [] }
+        let statement = try connection.statement("SELECT version, first, last FROM written_by ORDER BY last")
+        defer { statement.reset() }
+        var result: [(version: String, first: Date, last: Date)] = []
+        while try statement.step() {
+            result.append((statement.text(at: 0), Date(timeIntervalSince1970: statement.double(at: 1)), Date(timeIntervalSince1970: statement.double(at: 2))))
+        }
+        return result
+    }
+
+    /// Inside a save's transaction: an older version of this format ignores the table.
+    private func recordWriter(_ version: String) throws {
+        try connection.execute("CREATE TABLE IF NOT EXISTS written_by (version TEXT PRIMARY KEY, first REAL NOT NULL, last REAL NOT NULL)")
+        let statement = try connection.statement("""
+            INSERT INTO written_by (version, first, last) VALUES (?1, ?2, ?2)
+            ON CONFLICT (version) DO UPDATE SET last = excluded.last
+            """)
+        defer { statement.reset() }
+        try statement.bind(version, at: 1)
+        try statement.bind(Date().timeIntervalSince1970, at: 2)
+        try statement.run()
+    }
+
     /// The names of the collection's entries, the most recently saved first.
     public func namesNewestFirst(in collection: String) throws -> [String] {
         let statement = try connection.statement(
@@ -380,7 +409,9 @@ public final class CollectionDatabase {
         do {
             let next = (try connection.integer("SELECT coalesce(max(revision), 0) + 1 FROM entries") ?? 1)
             let result = try body(next)
+            if let writer { try recordWriter(writer) }
             try connection.execute("COMMIT")
+            writer = nil
             // Own saves are not news: the next look starts after them, unless another
             // process saved in between (its revision is lower, and still to be read).
             if revision == next - 1 { revision = next }

@@ -109,6 +109,10 @@ final class SQLiteStatement {
         try check(sqlite3_bind_int64(handle, index, value))
     }
 
+    func bind(_ value: Double, at index: Int32) throws {
+        try check(sqlite3_bind_double(handle, index, value))
+    }
+
     func bind(_ text: String, at index: Int32) throws {
         // A C string: never a null pointer, which SQLite would bind as NULL for an empty text.
         try text.withCString { characters in
@@ -139,6 +143,8 @@ final class SQLiteStatement {
     func run() throws { _ = try step() }
 
     func integer(at column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+
+    func double(at column: Int32) -> Double { sqlite3_column_double(handle, column) }
 
     func isNull(at column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
 

@@ -56,6 +56,11 @@ struct CollectionsCommand: CommandGroup {
                 let what = CollectionsCommand.descriptions[summary.collection].map { "  (\($0))" } ?? ""
                 print("\(summary.collection): \(summary.entries) \(summary.entries == 1 ? "entry" : "entries"), \(ByteCountText.describe(summary.bytes))\(what)")
             }
+            // Versions are text another program may have written: shown only as a version looks.
+            let writers = ((try? database.writers()) ?? []).filter { $0.version.utf8.count <= 32 && $0.version.allSatisfy { $0.isLetter || $0.isNumber || ".-+".contains($0) } }
+            if !writers.isEmpty {
+                print("Saved by: " + writers.map { "wonderland \($0.version) (last \(CommandDateText.utc($0.last)))" }.joined(separator: ", "))
+            }
         }
     }
 

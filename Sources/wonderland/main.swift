@@ -95,6 +95,7 @@ enum AppDefaults {
         var options = DefaultsStore.Options()
         options.watchesForChanges = watchesForChanges
         options.collectionsPath = DefaultsStore.standardCollectionsPath(environment: environment)
+        options.writtenBy = AppVersion.current
         let store = DefaultsStore.standard(environment: environment, argumentDomain: argumentSplit.domain, options: options)
         return DefaultsController(store: store, bundle: bundle())
     }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Defaults
 import PropertyList
+import SavedCollections
 
 /// The stores the app makes: dictionaries declared with `mergesPerEntry` kept one row per
 /// entry in the collections database beside the defaults file.
@@ -30,6 +31,21 @@ import PropertyList
             let again = appStore(home)
             #expect(again.object(forKey: Self.key, entry: "alice") == "a note")
             #expect(again.object(forKey: Self.key) == .dictionary(["alice": "a note"]))
+        }
+    }
+
+    @Test func theVersionThatSavedIsWrittenIntoTheFileAndTheDatabase() throws {
+        try withConfigHome { home in
+            var options = DefaultsStore.Options(safetyPollInterval: 1e9, collectionsPath: collectionsPath(home))
+            options.writtenBy = "9.8.7"
+            let store = DefaultsStore.standard(environment: ["XDG_CONFIG_HOME": home.path], options: options)
+            store.mergesPerEntry(Self.key, rule: .lastWriterWins)
+            store.set("light", forKey: "Theme")
+            store.set("a note", forKey: Self.key, entry: "alice")
+            try store.saveNow()
+            #expect(try fileContents(defaultsFile(in: home))[DefaultsStore.writtenByKey] == "9.8.7")
+            let database = try CollectionDatabase(path: collectionsPath(home), readOnly: true)
+            #expect(try database.writers().map(\.version) == ["9.8.7"])
         }
     }
 
