@@ -38,7 +38,7 @@ extension RestorationEngine {
     /// - Throws: ``RestorationError`` as ``restore(from:root:presentModal:delegate:)`` does for an
     ///   archive that does not decode.
     public func describe(_ data: Data) throws -> Summary {
-        let (unarchiver, log) = try open(data)
+        let (unarchiver, log, _) = try open(data)
         let header = try Self.header(from: unarchiver)
         let appValues = Self.values(in: unarchiver, skipping: RestorationHeader.Key.all)
         var nodes: [Summary.Node] = []

@@ -12,6 +12,17 @@ extension RestorationEngine {
         public let restoredPaths: [String]
         /// What was skipped, and why.
         public let log: [String]
+        /// Screens and objects the archive holds that this build does not know (a class or an
+        /// identifier of another version's): a save of this build would drop them.
+        public let unknownParts: Int
+        /// Whether a save of this build keeps everything the archive held that it knows of.
+        public var readWhole: Bool { unknownParts == 0 }
+    }
+
+    /// The archive's header alone, without restoring anything.
+    public func header(of data: Data) throws -> RestorationHeader {
+        let (unarchiver, _, _) = try open(data)
+        return try Self.header(from: unarchiver)
     }
 
     /// Rebuilds the saved tree onto `root`, which the app has created but not yet shown:
@@ -21,7 +32,7 @@ extension RestorationEngine {
     /// restored children. Throws only when nothing can be restored at all.
     public func restore(from data: Data, root: any Restorable, presentModal: (any Restorable) -> Void = { _ in },
                         delegate: RestorationDelegate? = nil) throws -> Report {
-        let (unarchiver, log) = try open(data)
+        let (unarchiver, log, unknownClasses) = try open(data)
         let header = try Self.header(from: unarchiver)
         guard header.formatVersion == Self.formatVersion else {
             throw RestorationError(.incompatibleFormat(found: header.formatVersion, supported: Self.formatVersion))
@@ -38,6 +49,7 @@ extension RestorationEngine {
         }
 
         var walk = RestorationWalk(engine: self, unarchiver: unarchiver, log: log)
+        walk.unknown = unknownClasses
         if let rootNode {
             if root.answers(toRestorationIdentifier: rootNode.identifier) {
                 walk.apply(rootNode, to: root, path: [rootNode.identifier])
@@ -59,12 +71,12 @@ extension RestorationEngine {
             walk.log.append("app-level state skipped: \(error)")
         }
         for object in walk.restored { object.applicationFinishedRestoringState() }
-        return Report(header: header, restoredPaths: walk.paths, log: walk.log)
+        return Report(header: header, restoredPaths: walk.paths, log: walk.log, unknownParts: walk.unknown)
     }
 
     /// Parses the archive, standing in a placeholder for every class this build does not know
     /// (logged), so that what refers to it fails alone rather than the whole archive.
-    func open(_ data: Data) throws -> (KeyedUnarchiver, [String]) {
+    func open(_ data: Data) throws -> (KeyedUnarchiver, [String], Int) {
         let value: PropertyListValue
         do { value = try PropertyListReader.value(from: data, limits: .restorationState) } catch {
             throw RestorationError(.notAnArchive("not a property list: \(error)"))
@@ -80,7 +92,7 @@ extension RestorationEngine {
                 renamed[name] = UnknownArchivedObject.self
                 log.append("object \(index): class \(name) is unknown to this build; what refers to it is skipped")
             }
-            return (try KeyedUnarchiver(archive: value, allowedClasses: Array(known.values), renamedClasses: renamed, limits: .restorationState), log)
+            return (try KeyedUnarchiver(archive: value, allowedClasses: Array(known.values), renamedClasses: renamed, limits: .restorationState), log, renamed.count)
         } catch {
             throw RestorationError(.notAnArchive("\(error)"))
         }
@@ -112,6 +124,8 @@ private struct RestorationWalk {
     var restored: [any Restorable] = []
     /// Nodes already applied: a crafted archive may make a node its own descendant.
     var visited: Set<ObjectIdentifier> = []
+    /// Saved screens this build does not know, and classes it has none of.
+    var unknown = 0
 
     init(engine: RestorationEngine, unarchiver: KeyedUnarchiver, log: [String]) {
         self.engine = engine
@@ -176,11 +190,13 @@ private struct RestorationWalk {
     mutating func rebuild(_ node: RestorationNode, path: [String]) -> (any Restorable)? {
         let joined = RestorationEngine.path(path)
         guard let className = node.restorationClassName else {
-            log.append("\(joined): the app no longer creates this screen and it has no restoration class; skipped")
+            log.append("\(joined): no screen of this version has this identifier, and it has no restoration class (a newer version's, or one this version no longer makes); skipped")
+            unknown += 1
             return nil
         }
         guard let factory = engine.registry.factory(named: className) else {
             log.append("\(joined): restoration class \(className) is not registered; skipped")
+            unknown += 1
             return nil
         }
         let built: (any Restorable)?

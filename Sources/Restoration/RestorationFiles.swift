@@ -94,6 +94,53 @@ public struct RestorationFiles: Sendable {
         try AtomicFile.moveAside(archive, label: "newer", now: now)
     }
 
+    // MARK: archives kept for another version
+
+    static let keptPrefix = "restoration.archive.for-"
+
+    /// Where the archive of `version` is kept when this one could not read it whole: beside
+    /// this version's, for that version to take back (`version` made safe first).
+    public func keptArchivePath(forVersion version: String) -> String? {
+        ArchiveVersions.safe(version).map { FilePaths.join(folderPath, Self.keptPrefix + $0) }
+    }
+
+    /// The versions an archive is kept for.
+    public func keptVersions() -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folderPath) else { return [] }
+        return names.filter { $0.hasPrefix(Self.keptPrefix) }.compactMap { ArchiveVersions.safe(String($0.dropFirst(Self.keptPrefix.count))) }.sorted()
+    }
+
+    /// Renames the archive to the place kept for `version`, byte for byte, replacing an older
+    /// archive kept there (that version's own, older save).
+    public func keepArchive(forVersion version: String) throws {
+        guard let path = keptArchivePath(forVersion: version) else { throw KeptArchiveError(version: version) }
+        guard rename(archivePath, path) == 0 else {
+            if errno == ENOENT { return }  // nothing saved to keep
+            throw KeptArchiveError(version: version, reason: String(cString: strerror(errno)))
+        }
+        AtomicFile.syncFolder(atPath: folderPath)
+    }
+
+    /// The archive kept for `version`, or nil when there is none.
+    public func readKeptArchive(forVersion version: String) throws(BoundedFile.Failure) -> Data? {
+        guard let path = keptArchivePath(forVersion: version) else { return nil }
+        do { return try BoundedFile.read(path: path, limit: .restorationArchive) } catch {
+            if case .missing = error { return nil }
+            throw error
+        }
+    }
+
+    /// Removes the archive kept for `version`, once it is restored and saved again as the archive.
+    public func removeKeptArchive(forVersion version: String) {
+        if let path = keptArchivePath(forVersion: version) { unlink(path) }
+    }
+
+    public struct KeptArchiveError: Error, CustomStringConvertible {
+        public let version: String
+        public var reason = "not a version a file can be named after"
+        public var description: String { "could not keep the archive of \(version): \(reason)" }
+    }
+
     /// Removes what interrupted writes of the archive, marker or log left (see
     /// `AtomicFile.removeStaleTemporaries`); returns the names removed.
     @discardableResult

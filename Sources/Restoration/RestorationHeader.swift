@@ -14,10 +14,14 @@ public struct RestorationHeader: Equatable, Sendable {
     public var terminalColumns: Int
     /// The terminal's height at the save.
     public var terminalRows: Int
+    /// The version whose archive this one could not read whole, kept beside it
+    /// (`RestorationFiles.keptArchivePath`): that version, back again, restores its own.
+    public var keptBeside: String?
 
     /// A header for a save made now by `appVersion` on a terminal of the given size.
     public init(formatVersion: Int = RestorationEngine.formatVersion, appVersion: String, timestamp: Date,
-                terminalColumns: Int, terminalRows: Int) {
+                terminalColumns: Int, terminalRows: Int, keptBeside: String? = nil) {
+        self.keptBeside = keptBeside
         self.formatVersion = formatVersion
         self.appVersion = appVersion
         self.timestamp = timestamp
@@ -33,7 +37,8 @@ public struct RestorationHeader: Equatable, Sendable {
         static let terminalRows = "WLTerminalRows"
         static let root = "WLRoot"
         static let modals = "WLModals"
-        static let all: Set<String> = [formatVersion, appVersion, timestamp, terminalColumns, terminalRows, root, modals]
+        static let keptBeside = "WLKeptBeside"
+        static let all: Set<String> = [formatVersion, appVersion, timestamp, terminalColumns, terminalRows, root, modals, keptBeside]
     }
 
     func encode(with archiver: KeyedArchiver) throws {
@@ -42,6 +47,7 @@ public struct RestorationHeader: Equatable, Sendable {
         try archiver.encode(timestamp, forKey: Key.timestamp)
         archiver.encode(terminalColumns, forKey: Key.terminalColumns)
         archiver.encode(terminalRows, forKey: Key.terminalRows)
+        if let keptBeside { try archiver.encode(keptBeside, forKey: Key.keptBeside) }
     }
 
     /// Nil when the archive has no format version: it is not a restoration archive.
@@ -52,6 +58,7 @@ public struct RestorationHeader: Equatable, Sendable {
             appVersion: (try? unarchiver.decodeObject(of: String.self, forKey: Key.appVersion)) ?? "unknown",
             timestamp: (try? unarchiver.decodeObject(of: Date.self, forKey: Key.timestamp)) ?? Date(timeIntervalSince1970: 0),
             terminalColumns: (try? unarchiver.decodeInteger(forKey: Key.terminalColumns)) ?? 0,
-            terminalRows: (try? unarchiver.decodeInteger(forKey: Key.terminalRows)) ?? 0)
+            terminalRows: (try? unarchiver.decodeInteger(forKey: Key.terminalRows)) ?? 0,
+            keptBeside: (try? unarchiver.decodeObject(of: String.self, forKey: Key.keptBeside)).flatMap { $0 })
     }
 }

@@ -43,6 +43,13 @@ public final class RestorationController: ApplicationLifecycleObserver {
     private var toldAboutSaveFailure = false
     /// Set when a newer version's archive could not be moved aside: saving would destroy it.
     private var keepsNewerArchiveInPlace = false
+    /// The version whose archive this run could not read whole: kept beside this version's
+    /// at the first save (`keptForVersionPending`), and named in every header this run writes.
+    private var keptBeside: String?
+    private var keptForVersionPending = false
+    /// This version's own archive, kept by an older version and restored this run: removed
+    /// once this run has saved.
+    private var ownKeptArchiveRestored: String?
 
     public init(configuration: Configuration, engine: RestorationEngine, delegate: RestorationDelegate? = nil,
                 now: @escaping () -> Date = Date.init) {
@@ -95,16 +102,18 @@ public final class RestorationController: ApplicationLifecycleObserver {
         do { try files.writeMarker(now: now()) } catch {
             files.appendLog(["launch: could not write the restore marker: \(error)"], now: now())
         }
+        let restoring = takeOwnKeptArchive(insteadOf: data)
         do {
-            let report = try engine.restore(from: data, root: application.root, presentModal: { modal in
+            let report = try engine.restore(from: restoring, root: application.root, presentModal: { modal in
                 if let screen = modal as? Screen { application.presentModal(screen) }
             }, delegate: delegate)
             files.appendLog(["launch: restored \(report.restoredPaths.count) screens saved \(Self.describe(report.header))"]
                             + report.log.map { "launch: skipped: \($0)" }, now: now())
+            if ownKeptArchiveRestored == nil { keepBesideIfNotReadWhole(report) }
         } catch let error as RestorationError {
             var lines = ["launch: not restored: \(error)"]
             if error.isNewerFormat {
-                keepNewerArchive(error, log: &lines)
+                keepNewerArchive(error, data: data, log: &lines)
             } else if error.isCorruption {
                 do {
                     let aside = try files.moveArchiveAside(now: now())
@@ -122,25 +131,76 @@ public final class RestorationController: ApplicationLifecycleObserver {
         }
     }
 
-    /// An archive from a newer version is moved out of the way of this version's saves, so
-    /// going back to that version loses nothing. A run that never saves leaves it in place.
-    private func keepNewerArchive(_ error: RestorationError, log lines: inout [String]) {
+    /// An archive from a newer format is kept for the version that wrote it, beside this
+    /// version's (`restoration.archive.for-<version>`), so going back to that version loses
+    /// nothing: started again, it restores its own. A run that never saves leaves it in place.
+    private func keepNewerArchive(_ error: RestorationError, data: Data, log lines: inout [String]) {
         guard configuration.savesState else {
             lines.append("launch: the newer archive is left in place: this run never saves")
             return
         }
+        let version = (try? engine.header(of: data)).flatMap { ArchiveVersions.safe($0.appVersion) }
         do {
-            let aside = try files.moveNewerArchiveAside(now: now())
-            lines.append("launch: the archive was written by a newer version of wonderland; it was moved, unchanged, to \(aside.path)")
-            notice = "Your saved place was written by a newer version of wonderland, which this one cannot read (\(error)), "
-                + "so this launch starts fresh. The file was kept unchanged as \(aside.lastPathComponent); "
-                + "rename it back to restoration.archive for the newer version to restore it."
+            if let version {
+                try files.keepArchive(forVersion: version)
+                keptBeside = version
+                let kept = files.keptArchivePath(forVersion: version) ?? ""
+                lines.append("launch: the archive was written by wonderland \(version), which this one cannot read; it is kept, unchanged, as \(kept) for that version")
+                notice = "Your saved place was written by wonderland \(version), a newer version this one cannot read (\(error)), "
+                    + "so this launch starts fresh. It is kept unchanged for \(version), which restores it when started again."
+            } else {
+                let aside = try files.moveNewerArchiveAside(now: now())
+                lines.append("launch: the archive was written by a newer version of wonderland; it was moved, unchanged, to \(aside.path)")
+                notice = "Your saved place was written by a newer version of wonderland, which this one cannot read (\(error)), "
+                    + "so this launch starts fresh. The file was kept unchanged as \(aside.lastPathComponent); "
+                    + "rename it back to restoration.archive for the newer version to restore it."
+            }
         } catch {
             lines.append("launch: could not move the newer archive aside: \(error); this run will not save over it")
             keepsNewerArchiveInPlace = true
             notice = "Your saved place was written by a newer version of wonderland and could not be moved aside (\(error)); "
                 + "this launch starts fresh and will not save over it."
         }
+    }
+
+    /// An archive this version cannot read whole (screens of a newer version's, or a newer
+    /// version wrote it and may have saved more than this one reads) is not written over: at
+    /// the first save it is kept for its version, and this version's archive names it.
+    private func keepBesideIfNotReadWhole(_ report: RestorationEngine.Report) {
+        let version = report.header.appVersion
+        guard !report.readWhole || ArchiveVersions.isNewer(version, than: configuration.appVersion) else {
+            // Still kept from an earlier run: every save goes on naming it.
+            if let kept = report.header.keptBeside.flatMap(ArchiveVersions.safe), files.keptVersions().contains(kept) { keptBeside = kept }
+            return
+        }
+        guard let safe = ArchiveVersions.safe(version), safe != configuration.appVersion else {
+            // No version a file can be named after: kept as a newer archive would be.
+            keptBeside = nil
+            files.appendLog(["launch: the archive holds \(report.unknownParts) part(s) this version does not know, from a version named \(version.debugDescription); it is kept at the first save"], now: now())
+            keptForVersionPending = true
+            return
+        }
+        keptBeside = safe
+        keptForVersionPending = true
+        files.appendLog(["launch: the archive of wonderland \(safe) holds \(report.unknownParts) part(s) this version does not know; it is kept for \(safe) at the first save, not written over"], now: now())
+    }
+
+    /// When an older version ran since this one and kept this version's archive beside its
+    /// own (its archive names the kept one), this version takes its own back: the older one's
+    /// archive is kept for it in turn at the first save. Otherwise `data` is restored.
+    private func takeOwnKeptArchive(insteadOf data: Data) -> Data {
+        guard !files.keptVersions().isEmpty, let header = try? engine.header(of: data),
+              let kept = header.keptBeside.flatMap(ArchiveVersions.safe),
+              !ArchiveVersions.isNewer(kept, than: configuration.appVersion),
+              let own = (try? files.readKeptArchive(forVersion: kept)) ?? nil,
+              (try? engine.header(of: own))?.formatVersion == RestorationEngine.formatVersion else { return data }
+        ownKeptArchiveRestored = kept
+        if let older = ArchiveVersions.safe(header.appVersion), older != configuration.appVersion {
+            keptBeside = older
+            keptForVersionPending = true
+        }
+        files.appendLog(["launch: wonderland \(header.appVersion) kept the archive of \(kept) beside its own; restoring that one, and keeping \(header.appVersion)'s for it"], now: now())
+        return own
     }
 
     public func applicationDidPresentFirstFrame(_ application: Application) {
@@ -181,11 +241,25 @@ public final class RestorationController: ApplicationLifecycleObserver {
         if let delegate, !delegate.shouldSaveApplicationState() { return }
         let size = application.terminal.size
         let header = RestorationHeader(appVersion: configuration.appVersion, timestamp: now(),
-                                       terminalColumns: size.columns, terminalRows: size.rows)
+                                       terminalColumns: size.columns, terminalRows: size.rows, keptBeside: keptBeside)
         do {
             let preserved = try engine.preserve(root: application.root, modals: application.restorableModals,
                                                 header: header, delegate: delegate)
+            if keptForVersionPending {
+                if let keptBeside {
+                    try files.keepArchive(forVersion: keptBeside)
+                    files.appendLog(["save (\(reason)): the archive of \(keptBeside) was kept as \(files.keptArchivePath(forVersion: keptBeside) ?? "")"], now: now())
+                } else {
+                    let aside = try files.moveNewerArchiveAside(now: now())
+                    files.appendLog(["save (\(reason)): the archive of another version was moved, unchanged, to \(aside.path)"], now: now())
+                }
+                keptForVersionPending = false
+            }
             try files.writeArchive(preserved.data)
+            if let own = ownKeptArchiveRestored {
+                files.removeKeptArchive(forVersion: own)
+                ownKeptArchiveRestored = nil
+            }
             lastSaveError = nil
             files.appendLog(preserved.log.map { "save (\(reason)): skipped: \($0)" }, now: now())
         } catch {

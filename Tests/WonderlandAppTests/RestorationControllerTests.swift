@@ -12,9 +12,9 @@ final class Launch: Pilot {
     let root: TabScreen
     let controller: RestorationController
 
-    init(files: RestorationFiles, fresh: Bool = false, columns: Int = 80, rows: Int = 24, savesState: Bool = true) {
+    init(files: RestorationFiles, fresh: Bool = false, columns: Int = 80, rows: Int = 24, savesState: Bool = true, appVersion: String = "test") {
         let root = RootScreen.make()
-        var configuration = RestorationController.Configuration(files: files, fresh: fresh, appVersion: "test")
+        var configuration = RestorationController.Configuration(files: files, fresh: fresh, appVersion: appVersion)
         configuration.savesState = savesState
         let controller = RestorationController(configuration: configuration, engine: RootScreen.restorationEngine())
         self.root = root
