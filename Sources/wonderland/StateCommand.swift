@@ -95,9 +95,12 @@ enum StateSummaryPrinter {
         let header = summary.header
         var out = """
               format version \(header.formatVersion) (this build restores \(RestorationEngine.formatVersion)), \(bytes) bytes
-              saved \(CommandDateText.utc(header.timestamp)) by wonderland \(header.appVersion) at \(header.terminalColumns)×\(header.terminalRows)
+              saved \(CommandDateText.utc(header.timestamp)) by wonderland \(SafeText.visible(SafeText.bounded(header.appVersion, to: 64))) at \(header.terminalColumns)×\(header.terminalRows)
 
             """
+        if let kept = header.keptBeside {
+            out += "  the archive of wonderland \(SafeText.visible(SafeText.bounded(kept, to: 64))) is kept beside it, for that version to restore\n"
+        }
         if !summary.appValues.isEmpty {
             out += "App state:\n"
             for (key, value) in summary.appValues { out += "    \(key) = \(describe(value))\n" }
