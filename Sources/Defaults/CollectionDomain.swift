@@ -32,8 +32,8 @@ final class CollectionDomain {
 
     var hasUnsavedChanges: Bool { !pending.isEmpty }
 
-    /// The keys with changes waiting for `flush()`.
-    var keysWithUnsavedChanges: Set<String> { Set(pending.keys) }
+    /// The entries with changes waiting for `flush()`, by key.
+    var unsavedEntries: [String: Set<String>] { pending.mapValues { Set($0.keys) } }
 
     // MARK: Reading
 
@@ -203,6 +203,13 @@ final class CollectionDomain {
             result[name] = older
         }
         return result
+    }
+
+    /// One entry as the copy for older releases holds it; nil when there is none (or the key
+    /// keeps no copy).
+    func olderReleaseValue(_ key: String, entry name: String) -> PropertyListValue? {
+        guard let copy = merges[key]?.olderReleaseCopy, let value = value(forKey: key, entry: name) else { return nil }
+        return copy.down(value)
     }
 
     /// The copy is in the file: only what changes there from now on is moved in.

@@ -236,10 +236,18 @@ public final class DefaultsStore: PreferenceStore {
         for key in keys.sorted() where collections.declares(key) {
             let keepsCopy = collections.keepsCopy(key)
             guard let value = domains.persistent[key] else {
-                if keepsCopy { scheduleCopy(of: key) } else { collections.forgetMovedIn(key) }
+                if keepsCopy { copies.scheduleWhole(key, now: options.clock()) } else { collections.forgetMovedIn(key) }
                 continue
             }
-            guard case .dictionary(let entries) = value else { continue }
+            guard case .dictionary(var entries) = value else { continue }
+            if keepsCopy {
+                // Only what another program changed in the copy; the rest is this release's.
+                let marks = domains.persistent[OlderReleaseCopies.marksKey(key)]
+                // No marks: an older release wrote the key from scratch, without the copy.
+                if marks == nil { copies.scheduleWhole(key, now: options.clock()) }
+                entries = OlderReleaseCopies.changedByOthers(entries, marks: marks)
+                if entries.isEmpty { continue }
+            }
             do {
                 let changed = try collections.moveIn(entries, forKey: key, changedAt: changedAt)
                 if !changed.isEmpty { moved.insert(key) }
@@ -248,8 +256,8 @@ public final class DefaultsStore: PreferenceStore {
                 continue
             }
             if keepsCopy {
-                if !moved.contains(key) { continue }
-                scheduleCopy(of: key)
+                // Written again, marked as this release's.
+                copies.schedule(Set(entries.keys), of: key, now: options.clock())
             } else {
                 domains.persistent[key] = nil
                 pending.record(nil, forKey: key, at: options.clock())
@@ -258,32 +266,62 @@ public final class DefaultsStore: PreferenceStore {
         notify(moved)
     }
 
-    /// Keys whose copy for older releases is to be written at the next save, and since when.
-    private var copiesDue: Set<String> = []
-    private var copiesDueSince: Double?
+    /// The copies for older releases due in the file (`OlderReleaseCopies`).
+    private var copies = OlderReleaseCopies()
 
-    private func scheduleCopy(of key: String) {
-        copiesDue.insert(key)
-        if copiesDueSince == nil { copiesDueSince = options.clock() }
-    }
-
-    /// Puts the copies for older releases of `keys` into this process's changes to the file,
-    /// entry by entry; returns them, to be remembered once the file is written.
-    private func stageCopies(of keys: Set<String>) -> [String: [String: PropertyListValue]] {
+    /// Puts the copies for older releases that are due into this process's changes to the
+    /// file, entry by entry, each with its mark; returns them, to be remembered once the file
+    /// is written.
+    private func stageCopies(whole: Set<String>, entries due: [String: Set<String>]) -> [String: [String: PropertyListValue]] {
         guard let collections else { return [:] }
         var staged: [String: [String: PropertyListValue]] = [:]
-        for key in keys.sorted() {
-            guard let copy = collections.copyForOlderReleases(key) else { continue }
-            let before = domains.persistent[key]
-            let after: PropertyListValue? = copy.isEmpty && before == nil ? nil : .dictionary(copy)
-            staged[key] = copy
-            guard before != after else { continue }
-            if !pending.recordEntries(from: before, to: after, forKey: key, at: options.clock()) {
-                pending.record(after, forKey: key, at: options.clock())
+        for key in whole.union(due.keys).sorted() where collections.keepsCopy(key) {
+            let marksKey = OlderReleaseCopies.marksKey(key)
+            var copy = Self.entries(of: domains.persistent[key]), marks = Self.entries(of: domains.persistent[marksKey])
+            if whole.contains(key) {
+                guard let full = collections.copyForOlderReleases(key) else { continue }
+                copy = full
+                marks = full.mapValues(OlderReleaseCopies.mark)
+            } else {
+                var size: Int?
+                for name in (due[key] ?? []).sorted() {
+                    guard let older = collections.olderReleaseValue(key, entry: name) else {
+                        copy[name] = nil
+                        marks[name] = nil
+                        continue
+                    }
+                    if copy[name] == nil {
+                        // A new entry joins while the copy has room; the whole copy is chosen
+                        // again at the next launch.
+                        let now = size ?? OlderReleaseCopies.size(copy)
+                        let grown = now + OlderReleaseCopies.size([name: older])
+                        guard grown <= OlderReleaseCopy.maximumBytes else { continue }
+                        size = grown
+                    }
+                    copy[name] = older
+                    marks[name] = OlderReleaseCopies.mark(older)
+                }
             }
-            domains.persistent[key] = after
+            stage(copy, forKey: key)
+            stage(marks, forKey: marksKey)
+            staged[key] = copy
         }
         return staged
+    }
+
+    private static func entries(of value: PropertyListValue?) -> [String: PropertyListValue] {
+        if case .dictionary(let entries)? = value { return entries }
+        return [:]
+    }
+
+    private func stage(_ entries: [String: PropertyListValue], forKey key: String) {
+        let before = domains.persistent[key]
+        let after: PropertyListValue? = entries.isEmpty ? nil : .dictionary(entries)
+        guard before != after else { return }
+        if !pending.recordEntries(from: before, to: after, forKey: key, at: options.clock()) {
+            pending.record(after, forKey: key, at: options.clock())
+        }
+        domains.persistent[key] = after
     }
 
     /// The merges the file is written with: a copy for older releases takes, entry by entry,
@@ -294,6 +332,7 @@ public final class DefaultsStore: PreferenceStore {
         guard let collections else { return merges }
         for key in entryMerges.keys where collections.keepsCopy(key) {
             merges[key] = EntryMerge { _, _, theirs in theirs }
+            merges[OlderReleaseCopies.marksKey(key)] = EntryMerge { _, _, theirs in theirs }
         }
         return merges
     }
@@ -348,12 +387,14 @@ public final class DefaultsStore: PreferenceStore {
     }
 
     public var hasUnsavedChanges: Bool {
-        !pending.isEmpty || needsFullRewrite || collections?.hasUnsavedChanges == true || !copiesDue.isEmpty
+        !pending.isEmpty || needsFullRewrite || collections?.hasUnsavedChanges == true || copies.isDue
     }
 
     /// When the first and the latest unsaved change were made, in the file or the collections.
-    private var firstChange: Double? { [pending.firstChange, collections?.firstChange, copiesDueSince].compactMap { $0 }.min() }
-    private var lastChange: Double? { [pending.lastChange, collections?.lastChange, copiesDueSince].compactMap { $0 }.max() }
+    private var firstChange: Double? { [pending.firstChange, collections?.firstChange].compactMap { $0 }.min() }
+    private var lastChange: Double? { [pending.lastChange, collections?.lastChange].compactMap { $0 }.max() }
+    /// Nothing to write but copies for older releases.
+    private var onlyCopiesDue: Bool { pending.isEmpty && !needsFullRewrite && collections?.hasUnsavedChanges != true && copies.isDue }
 
     /// Problems to tell the user about once: a corrupt file moved aside at start-up, or later a
     /// write that failed. Returns each message once.
@@ -377,7 +418,9 @@ public final class DefaultsStore: PreferenceStore {
     /// file. Nil when nothing is due: the app's loop may then sleep until something happens.
     public var nextDeadline: Double? {
         var due: Double?
-        if hasUnsavedChanges {
+        if onlyCopiesDue {
+            due = copies.deadline(coalescingDelay: options.coalescingDelay)
+        } else if hasUnsavedChanges {
             let last = lastChange ?? lastStampCheck
             if lastWriteError != nil {
                 due = last + options.maximumDelay  // a failing disk is tried again, not hammered
@@ -413,9 +456,10 @@ public final class DefaultsStore: PreferenceStore {
         let now = now ?? options.clock()
         let settled = now - (lastChange ?? now) >= options.coalescingDelay
         let overdue = now - (firstChange ?? now) >= options.maximumDelay
-        guard settled || overdue || needsFullRewrite else { return }
+        guard settled || overdue || needsFullRewrite || onlyCopiesDue else { return }
+        if onlyCopiesDue, let due = copies.deadline(coalescingDelay: options.coalescingDelay), now < due { return }
         do {
-            try flush()
+            try flush(writingCopies: now - copies.lastWritten >= OlderReleaseCopies.interval)
         } catch {
             let failure = WriteFailure(error)
             if failure != lastWriteError {
@@ -435,17 +479,27 @@ public final class DefaultsStore: PreferenceStore {
     /// changed keys (removals included) and replaces the file atomically. Keys other processes
     /// wrote meanwhile are kept and reported to observers.
     public func flush() throws {
+        try flush(writingCopies: true)
+    }
+
+    /// `writingCopies` false leaves the copies for older releases due (an idle save within
+    /// `OlderReleaseCopies.interval` of the last).
+    private func flush(writingCopies: Bool) throws {
         guard hasUnsavedChanges else { return }
-        var copies = copiesDue
         if let collections, collections.hasUnsavedChanges {
-            copies.formUnion(collections.keysWithUnsavedChanges.filter(collections.keepsCopy))
+            for (key, names) in collections.unsavedEntries where collections.keepsCopy(key) {
+                copies.schedule(names, of: key, now: options.clock())
+            }
             do { notify(try collections.flush()) } catch {
                 throw CollectionsSaveFailure(path: collections.database.path, reason: "\(error)")
             }
         }
-        let staged = stageCopies(of: copies)
-        copiesDue = []
-        copiesDueSince = nil
+        var staged: [String: [String: PropertyListValue]] = [:]
+        if writingCopies, copies.isDue {
+            let due = copies.take()
+            staged = stageCopies(whole: due.whole, entries: due.entries)
+            copies.lastWritten = options.clock()
+        }
         defer { rememberCopies(staged) }
         guard !pending.isEmpty || needsFullRewrite else {
             lastWriteError = nil
@@ -494,11 +548,11 @@ public final class DefaultsStore: PreferenceStore {
     private func rememberCopies(_ staged: [String: [String: PropertyListValue]]) {
         guard let collections, !staged.isEmpty else { return }
         guard pending.isEmpty else {
-            for key in staged.keys { scheduleCopy(of: key) }
+            for key in staged.keys { copies.scheduleWhole(key, now: options.clock()) }
             return
         }
         for (key, copy) in staged {
-            do { try collections.rememberCopy(copy, of: key) } catch { scheduleCopy(of: key) }
+            try? collections.rememberCopy(copy, of: key)
         }
     }
 

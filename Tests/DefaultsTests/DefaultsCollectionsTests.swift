@@ -103,6 +103,47 @@ import SavedCollections
         }
     }
 
+    @Test func idleSavesWriteTheCopyAtMostEveryThirtySecondsAndAnExplicitSaveAtOnce() throws {
+        try withConfigHome { home in
+            let clock = TestClock()
+            let store = appStore(home, clock: clock, rule: Self.copied)
+            store.set("page 1", forKey: Self.key, entry: "book")
+            try store.saveNow()
+            let stamp = { try FileManager.default.attributesOfItem(atPath: defaultsFile(in: home).path)[.modificationDate] as? Date }
+            let written = try stamp()
+            clock.now += 1
+            store.set("page 2", forKey: Self.key, entry: "book")
+            clock.now += 1
+            store.flushIfDue()
+            #expect(try stamp() == written, "within the interval the file is left alone")
+            #expect(store.hasUnsavedChanges, "the copy is still due")
+            #expect(store.nextDeadline ?? 0 >= 1000 + 30 - 1)
+            let other = appStore(home, clock: clock, rule: Self.copied)
+            #expect(other.object(forKey: Self.key, entry: "book") == "page 2", "the database has it; the older copy is not taken for news")
+            clock.now += 40
+            store.flushIfDue()
+            #expect(try fileContents(defaultsFile(in: home))[Self.key] == .dictionary(["book": "page 2"]))
+        }
+    }
+
+    @Test func anOlderReleasesEditOfAStaleCopyIsStillMovedIn() throws {
+        try withConfigHome { home in
+            let clock = TestClock()
+            let store = appStore(home, clock: clock, rule: Self.copied)
+            store.set("v1", forKey: Self.key, entry: "alice")
+            try store.saveNow()
+            clock.now += 1
+            store.set("v2", forKey: Self.key, entry: "alice")
+            clock.now += 1
+            store.flushIfDue()  // the database has v2, the file's copy still v1
+            var file = try fileContents(defaultsFile(in: home))
+            file[Self.key] = .dictionary(["alice": "edited there"])
+            try writeDefaultsFile(file, in: home)
+            let again = appStore(home, clock: clock, rule: Self.copied)
+            #expect(again.object(forKey: Self.key, entry: "alice") == "edited there")
+        }
+    }
+
     @Test func aSaveOfOneEntryLeavesTheDefaultsFileAlone() throws {
         try withConfigHome { home in
             let store = appStore(home)
