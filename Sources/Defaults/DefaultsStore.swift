@@ -245,6 +245,10 @@ public final class DefaultsStore: PreferenceStore {
                 let marks = domains.persistent[OlderReleaseCopies.marksKey(key)]
                 // No marks: an older release wrote the key from scratch, without the copy.
                 if marks == nil { copies.scheduleWhole(key, now: options.clock()) }
+                // An entry gone from the copy is never a deletion here: it is copied again.
+                if case .dictionary(let marked)? = marks {
+                    copies.schedule(Set(marked.keys).subtracting(entries.keys), of: key, now: options.clock())
+                }
                 entries = OlderReleaseCopies.changedByOthers(entries, marks: marks)
                 if entries.isEmpty { continue }
             }

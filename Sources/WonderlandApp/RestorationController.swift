@@ -139,7 +139,8 @@ public final class RestorationController: ApplicationLifecycleObserver {
             lines.append("launch: the newer archive is left in place: this run never saves")
             return
         }
-        let version = (try? engine.header(of: data)).flatMap { ArchiveVersions.safe($0.appVersion) }
+        // A newer format claiming this very version is no archive of another version's.
+        let version = (try? engine.header(of: data)).flatMap { ArchiveVersions.safe($0.appVersion) }.flatMap { $0 == configuration.appVersion ? nil : $0 }
         do {
             if let version {
                 try files.keepArchive(forVersion: version)

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// The collections database with the real binary: what an older version left in defaults.plist
-/// moves in and leaves the file, what it writes there later is merged in, a bookmark is kept as
-/// a keyed archive `plist print` reads, and a page turn or a note never rewrites the settings.
+/// moves in, the file keeps a copy for it, what it writes there later is merged in, and a
+/// bookmark is kept as a keyed archive `plist print` reads.
 @Suite("Collections journeys in tmux")
 struct CollectionsJourneyTests {
     func defaultsFile(_ tmux: TmuxSession) -> URL { tmux.home.appendingPathComponent(".config/wonderland/defaults.plist") }
@@ -19,7 +19,7 @@ struct CollectionsJourneyTests {
         return Set((plist as? [String: Any] ?? [:]).keys)
     }
 
-    @Test("an older version's notes and stars move in, leave defaults.plist, and what it writes there later is merged in")
+    @Test("an older version's notes and stars move in, the notes keep a copy in defaults.plist for it, and what it writes there later is merged in")
     func movingInAndBack() throws {
         let tmux = try TmuxSession(columns: 100, rows: 30)
         try writeDefaults(tmux, [
@@ -30,7 +30,8 @@ struct CollectionsJourneyTests {
         try tmux.waitForText("▸ Alice  ch. 1 · favourite")
         try tmux.type("q")
         try tmux.waitForText("exit=0")
-        #expect(try fileKeys(tmux) == ["WLTextWidth"], "only the setting stays in the settings file")
+        let copied: Set<String> = ["WLTextWidth", "WLWrittenBy", "WLCharacterNotes", "WLCopyMarks.WLCharacterNotes"]
+        #expect(try fileKeys(tmux) == copied, "the stars leave the file; the notes keep a copy for 0.3.0, which has no stars")
         let list = try tmux.wonderland("collections", "list")
         #expect(list.output.contains("WLCharacterNotes: 1 entry"), "\(list.output)")
         #expect(list.output.contains("WLFavouriteCharacters: 1 entry"), "\(list.output)")
@@ -43,11 +44,12 @@ struct CollectionsJourneyTests {
         try tmux.waitForText("exit=0")
         let notes = try tmux.wonderland("collections", "export", "WLCharacterNotes", "--format", "json").output
         #expect(notes.contains("\"dodo\": \"Races.\"") && notes.contains("\"mock-turtle\": \"Sobs.\""), "\(notes)")
-        #expect(try fileKeys(tmux) == ["WLTextWidth"])
-        #expect(!(try tmux.wonderland("defaults", "read").output.contains("Sobs")), "defaults read shows settings only")
+        #expect(try fileKeys(tmux) == copied)
+        let read = try tmux.wonderland("defaults", "read").output
+        #expect(read.contains("Sobs") && read.contains("Races."), "the copy holds both again: \(read)")
     }
 
-    @Test("a bookmark is kept as a keyed archive plist print reads; page turns and a bookmark leave defaults.plist untouched")
+    @Test("a bookmark is kept as a keyed archive plist print reads; the place and bookmark are copied into defaults.plist in 0.3.0's shape")
     func bookmarksAndPagesStayOutOfTheSettings() throws {
         let tmux = try TmuxSession(columns: 80, rows: 24)
         let book = tmux.home.appendingPathComponent("long.txt")
@@ -66,9 +68,11 @@ struct CollectionsJourneyTests {
         usleep(800_000)  // the place is saved when the page turns settle
         try tmux.type("q")
         try tmux.waitForText("exit=0")
-        let after = try FileManager.default.attributesOfItem(atPath: defaultsFile(tmux).path)
-        #expect(after[.systemFileNumber] as? Int == before[.systemFileNumber] as? Int, "defaults.plist was never replaced")
-        #expect(after[.modificationDate] as? Date == before[.modificationDate] as? Date)
+        _ = before
+        let file = try PropertyListSerialization.propertyList(from: Data(contentsOf: defaultsFile(tmux)), format: nil) as? [String: Any] ?? [:]
+        let copiedPlaces = file["WLReadingPositions"] as? [String: Any] ?? [:]
+        #expect(copiedPlaces.count == 1 && copiedPlaces.values.allSatisfy { ($0 as? Int ?? 0) > 0 }, "a bare offset, as 0.3.0 reads it: \(file)")
+        #expect((file["WLBookmarks"] as? [String: Any])?.count == 1, "\(file)")
 
         let places = try tmux.wonderland("collections", "export", "WLReadingPositions", "--format", "json").output
         let hash = try #require(places.split(separator: "\"").dropFirst().first.map(String.init), "\(places)")

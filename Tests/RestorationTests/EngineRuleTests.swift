@@ -118,7 +118,7 @@ struct EngineRuleTests {
         let report = try engine.restore(from: try preserve(saved), root: fresh)
         #expect(fresh.restoredChildren?.map(\.restorationIdentifier) == ["Map", "Book"])
         #expect(fresh.child("Book")?.value == "b")
-        #expect(report.log == ["Root/Removed: the app no longer creates this screen and it has no restoration class; skipped"])
+        #expect(report.log == ["Root/Removed: no screen of this version has this identifier, and it has no restoration class (a newer version's, or one this version no longer makes); skipped"])
     }
 
     @Test func anotherRootIdentifierRestoresNothing() throws {

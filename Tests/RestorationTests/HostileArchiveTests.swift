@@ -127,7 +127,7 @@ struct HostileArchiveTests {
         // Where the app has no such screen, the loop ends at once…
         let fresh = freshTree()
         var report = try engine.restore(from: try surgery.data(), root: fresh)
-        #expect(report.log.contains { $0.hasPrefix("Root/Nav/Nav: the app no longer creates") })
+        #expect(report.log.contains { $0.hasPrefix("Root/Nav/Nav: no screen of this version has this identifier") })
         #expect(fresh.child("Nav")?.decodeCount == 1)
         #expect(fresh.child("Nav")?.child("List")?.value == "list")
         // …and where it has one (a screen under its own name), the walk refuses to go round.
