@@ -106,7 +106,7 @@ public struct RestorationFiles: Sendable {
 
     /// The versions an archive is kept for.
     public func keptVersions() -> [String] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folderPath) else { return [] }
+        guard let names = folderNames(folderPath, limit: 4_096) else { return [] }
         return names.filter { $0.hasPrefix(Self.keptPrefix) }.compactMap { ArchiveVersions.safe(String($0.dropFirst(Self.keptPrefix.count))) }.sorted()
     }
 

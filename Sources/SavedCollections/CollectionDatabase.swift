@@ -136,7 +136,16 @@ public final class CollectionDatabase {
         // FULL: a commit is on disk (the log fsync'd) before the save returns.
         // secure_delete FAST: freed pages are zeroed where that costs no extra write (Debian's
         // build zeroes every freed page, which doubles what saving a long note writes).
-        try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA journal_size_limit=8388608; PRAGMA secure_delete=FAST")
+        // Changing the journal mode takes the lock without the busy handler's wait: another
+        // process making the same new database at this moment is waited for here.
+        for attempt in 0 ... 100 {
+            do {
+                try connection.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL; PRAGMA journal_size_limit=8388608; PRAGMA secure_delete=FAST")
+                break
+            } catch let error as SQLiteError where error.code & 0xFF == SQLITE_BUSY && attempt < 100 {
+                usleep(20_000)
+            }
+        }
         if tables == 0 {
             try connection.execute("""
                 BEGIN IMMEDIATE;
