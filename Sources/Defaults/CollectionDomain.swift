@@ -170,6 +170,10 @@ final class CollectionDomain {
             if let theirs, copy.down(theirs) == mine { return theirs }
             // An entry of the copy an older release changed, in that release's shape.
             guard let changed = copy.up(mine, changedAt) else { return theirs }
+            // The database unchanged since the copy the older release was shown: its edit stands,
+            // as the same edit made here would (a note's other versions, shown under it there,
+            // are settled by it).
+            if let theirs, let base, copy.down(theirs) == base { return changed }
             let before = base.flatMap { copy.up($0, 0) }
             return rule.settle(base: before, mine: changed, theirs: theirs)
         }

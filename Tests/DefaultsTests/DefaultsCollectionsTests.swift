@@ -90,6 +90,20 @@ import SavedCollections
         }
     }
 
+    @Test func anOlderReleasesEditOfWhatItWasShownStandsAsTheSameEditHereWould() throws {
+        try withConfigHome { home in
+            // The older release is shown a note saved two ways as its text alone, and edits it.
+            let store = appStore(home, rule: Self.copied)
+            store.set(.dictionary(["text": "newest", "others": .array(["older"])]), forKey: Self.key, entry: "alice")
+            try store.saveNow()
+            var file = try fileContents(defaultsFile(in: home))
+            file[Self.key] = .dictionary(["alice": "newest, edited there"])
+            try writeDefaultsFile(file, in: home)
+            let again = appStore(home, rule: Self.copied)
+            #expect(again.object(forKey: Self.key, entry: "alice") == "newest, edited there", "not a conflict: nothing changed here since")
+        }
+    }
+
     @Test func theFirstLaunchWithACopyWritesItAndACollectionWithoutOneLeavesTheFile() throws {
         try withConfigHome { home in
             let plain = appStore(home)
