@@ -344,7 +344,7 @@ public final class DefaultsStore: PreferenceStore {
     /// Writes this process's changes now, durably (see `flush()`): for what the user is told
     /// is saved the moment it is.
     public func saveNow() throws {
-        try flush()
+        try flush(writingCopies: false)
     }
 
     public func register(defaults: [String: PropertyListValue]) {
@@ -486,8 +486,9 @@ public final class DefaultsStore: PreferenceStore {
         try flush(writingCopies: true)
     }
 
-    /// `writingCopies` false leaves the copies for older releases due (an idle save within
-    /// `OlderReleaseCopies.interval` of the last).
+    /// `writingCopies` false leaves the copies for older releases due: a save the user waits
+    /// for (`saveNow`) or an idle one within `OlderReleaseCopies.interval` of the last writes
+    /// only what changed; `flush()` (quitting, suspending) writes the copies too.
     private func flush(writingCopies: Bool) throws {
         guard hasUnsavedChanges else { return }
         if let collections, collections.hasUnsavedChanges {

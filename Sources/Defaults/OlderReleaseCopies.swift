@@ -8,13 +8,15 @@ import PropertyList
 /// Each copied entry has a mark beside it (`WLCopyMarks.<key>`: a hash of the entry as copied),
 /// written in the same file write, so a look at the file tells exactly which entries this
 /// release wrote — however far behind the database the copy is — and which another program
-/// changed. Copies are written with the first save after launch, with every explicit save (a
-/// note, a bookmark, quitting) and otherwise at most every `interval` seconds, so turning pages
-/// does not rewrite the file at every turn.
+/// changed. An older release runs on this HOME after this one has quit, so copies are written
+/// when the app quits or is suspended (`DefaultsStore.flush()`), at the first idle save after a
+/// launch that found none, and otherwise at most every `interval` seconds: a note, a bookmark or
+/// a page turn writes its row alone, as before the copies.
 struct OlderReleaseCopies {
     static let marksPrefix = "WLCopyMarks."
-    /// Seconds between copies written by the idle saves.
-    static let interval = 30.0
+    /// Seconds between copies written by the idle saves (a process killed loses at most this
+    /// much of the copy, never of the collections).
+    static let interval = 600.0
 
     private(set) var wholeDue: Set<String> = []
     private(set) var entriesDue: [String: Set<String>] = [:]
