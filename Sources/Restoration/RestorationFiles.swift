@@ -135,9 +135,14 @@ public struct RestorationFiles: Sendable {
         if let path = keptArchivePath(forVersion: version) { unlink(path) }
     }
 
+    /// The archive could not be kept for another version: no file may be named after what
+    /// it calls its version, or the rename failed.
     public struct KeptArchiveError: Error, CustomStringConvertible {
+        /// The version named in the archive.
         public let version: String
+        /// Why it was not kept.
         public var reason = "not a version a file can be named after"
+        /// Both, for the log.
         public var description: String { "could not keep the archive of \(version): \(reason)" }
     }
 
