@@ -186,6 +186,10 @@ final class CollectionDomain {
         return stored
     }
 
+    /// The database's salt for the copies' marks; 0 when it cannot be had (every mark then
+    /// differs from what another store wrote, and the copy moves in again: harmless).
+    var salt: UInt64 { (try? database.salt()) ?? 0 }
+
     /// Whether the key keeps a copy in the file for releases before the database.
     func keepsCopy(_ key: String) -> Bool { merges[key]?.olderReleaseCopy != nil }
 

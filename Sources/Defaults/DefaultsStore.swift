@@ -20,6 +20,15 @@ import Glibc
 /// Single-threaded by design: the app's loop calls `processExternalChanges()` and
 /// `flushIfDue(now:)` when it wakes, and observers run synchronously on that thread.
 public final class DefaultsStore: PreferenceStore {
+    /// Beside a collection's copy for older releases, the key of its marks (`OlderReleaseCopies`).
+    public static let copyMarksPrefix = OlderReleaseCopies.marksPrefix
+
+    /// The keys of the file that are copies of collections for older releases, and their marks.
+    public static func copiesForOlderReleases(in domain: [String: PropertyListValue]) -> Set<String> {
+        let marks = domain.keys.filter { $0.hasPrefix(copyMarksPrefix) && $0.count > copyMarksPrefix.count }
+        return Set(marks + marks.map { String($0.dropFirst(copyMarksPrefix.count)) })
+    }
+
     /// The key the file names the version that last saved it under (`Options.writtenBy`).
     public static let writtenByKey = "WLWrittenBy"
 
@@ -249,7 +258,7 @@ public final class DefaultsStore: PreferenceStore {
                 if case .dictionary(let marked)? = marks {
                     copies.schedule(Set(marked.keys).subtracting(entries.keys), of: key, now: options.clock())
                 }
-                entries = OlderReleaseCopies.changedByOthers(entries, marks: marks)
+                entries = OlderReleaseCopies.changedByOthers(entries, marks: marks, salt: collections.salt)
                 if entries.isEmpty { continue }
             }
             do {
@@ -285,7 +294,8 @@ public final class DefaultsStore: PreferenceStore {
             if whole.contains(key) {
                 guard let full = collections.copyForOlderReleases(key) else { continue }
                 copy = full
-                marks = full.mapValues(OlderReleaseCopies.mark)
+                let salt = collections.salt
+                marks = full.mapValues { OlderReleaseCopies.mark($0, salt: salt) }
             } else {
                 var size: Int?
                 for name in (due[key] ?? []).sorted() {
@@ -303,7 +313,7 @@ public final class DefaultsStore: PreferenceStore {
                         size = grown
                     }
                     copy[name] = older
-                    marks[name] = OlderReleaseCopies.mark(older)
+                    marks[name] = OlderReleaseCopies.mark(older, salt: collections.salt)
                 }
             }
             stage(copy, forKey: key)

@@ -49,10 +49,13 @@ struct OlderReleaseCopies {
 
     static func marksKey(_ key: String) -> String { marksPrefix + key }
 
-    /// An entry's mark: a 64-bit FNV-1a hash of its binary property list.
-    static func mark(_ value: PropertyListValue) -> PropertyListValue {
+    /// An entry's mark: a 64-bit FNV-1a hash of its binary property list after the database's
+    /// salt, so a copy made from another database (a settings file from another machine) bears
+    /// no mark this one knows, and moves in.
+    static func mark(_ value: PropertyListValue, salt: UInt64) -> PropertyListValue {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in (try? BinaryPropertyListWriter.data(from: value)) ?? Data() {
+        let salted = withUnsafeBytes(of: salt.bigEndian) { Array($0) } + Array((try? BinaryPropertyListWriter.data(from: value)) ?? Data())
+        for byte in salted {
             hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
         }
         return .integer(Int64(bitPattern: hash))
@@ -60,9 +63,9 @@ struct OlderReleaseCopies {
 
     /// The entries of the file's copy another program changed or added: those without the
     /// mark this release wrote beside them.
-    static func changedByOthers(_ entries: [String: PropertyListValue], marks: PropertyListValue?) -> [String: PropertyListValue] {
+    static func changedByOthers(_ entries: [String: PropertyListValue], marks: PropertyListValue?, salt: UInt64) -> [String: PropertyListValue] {
         guard case .dictionary(let known)? = marks else { return entries }
-        return entries.filter { known[$0.key] != mark($0.value) }
+        return entries.filter { known[$0.key] != mark($0.value, salt: salt) }
     }
 
     /// The bytes of a copy, as the file would hold it.

@@ -324,6 +324,23 @@ public final class CollectionDatabase {
         return result
     }
 
+    /// A random number of this database's own, made at first use: what another store keeps of
+    /// the collections is marked with it, so a copy that came from another database (a settings
+    /// file copied from another machine) is never taken for one made from this.
+    public func salt() throws -> UInt64 {
+        if let salt = cachedSalt { return salt }
+        try connection.execute("CREATE TABLE IF NOT EXISTS about (key TEXT PRIMARY KEY, value INTEGER NOT NULL)")
+        let insert = try connection.statement("INSERT OR IGNORE INTO about (key, value) VALUES ('salt', ?1)")
+        defer { insert.reset() }
+        try insert.bind(Int64.random(in: .min ... .max), at: 1)
+        try insert.run()
+        let salt = UInt64(bitPattern: try connection.integer("SELECT value FROM about WHERE key = 'salt'") ?? 0)
+        cachedSalt = salt
+        return salt
+    }
+
+    private var cachedSalt: UInt64?
+
     /// Inside a save's transaction: an older version of this format ignores the table.
     private func recordWriter(_ version: String) throws {
         try connection.execute("CREATE TABLE IF NOT EXISTS written_by (version TEXT PRIMARY KEY, first REAL NOT NULL, last REAL NOT NULL)")

@@ -44,7 +44,13 @@ struct DefaultsCommand: CommandGroup {
                 print(OldStylePlist.topLevelText(DefaultsCommand.shown(key, value), decodingArchives: decode))
             } else {
                 guard !store.persistentDomain.isEmpty else { throw DefaultsCommand.fail("Domain \(domainName) does not exist") }
-                print(OldStylePlist.text(.dictionary(DefaultsCommand.shownDomain(store)), decodingArchives: decode))
+                // The collections' copies for older versions are the collections', not settings.
+                let copies = DefaultsStore.copiesForOlderReleases(in: store.persistentDomain)
+                let shown = DefaultsCommand.shownDomain(store).filter { !copies.contains($0.key) }
+                print(OldStylePlist.text(.dictionary(shown), decodingArchives: decode))
+                if !copies.isEmpty {
+                    StandardStream.error.write(Data("(\(copies.filter { !$0.hasPrefix(DefaultsStore.copyMarksPrefix) }.sorted().joined(separator: ", ")): copies kept for older versions, left out; `wonderland collections list` shows the collections, `defaults read KEY` a copy)\n".utf8))
+                }
             }
         }
     }

@@ -104,6 +104,21 @@ import SavedCollections
         }
     }
 
+    @Test func aSettingsFileCopiedFromAnotherMachineBringsItsCollectionsIn() throws {
+        try withConfigHome { first in
+            try withConfigHome { second in
+                let store = appStore(first, rule: Self.copied)
+                store.set("from the other machine", forKey: Self.key, entry: "alice")
+                try store.flush()
+                try FileManager.default.createDirectory(at: defaultsFile(in: second).deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.copyItem(at: defaultsFile(in: first), to: defaultsFile(in: second))
+                // Its marks are the other database's: here they mark nothing.
+                let here = appStore(second, rule: Self.copied)
+                #expect(here.object(forKey: Self.key, entry: "alice") == "from the other machine")
+            }
+        }
+    }
+
     @Test func theFirstLaunchWithACopyWritesItAndACollectionWithoutOneLeavesTheFile() throws {
         try withConfigHome { home in
             let plain = appStore(home)

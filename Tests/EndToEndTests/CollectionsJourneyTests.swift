@@ -45,8 +45,9 @@ struct CollectionsJourneyTests {
         let notes = try tmux.wonderland("collections", "export", "WLCharacterNotes", "--format", "json").output
         #expect(notes.contains("\"dodo\": \"Races.\"") && notes.contains("\"mock-turtle\": \"Sobs.\""), "\(notes)")
         #expect(try fileKeys(tmux) == copied)
-        let read = try tmux.wonderland("defaults", "read").output
-        #expect(read.contains("Sobs") && read.contains("Races."), "the copy holds both again: \(read)")
+        #expect(!(try tmux.wonderland("defaults", "read").output.contains("Sobs")), "defaults read shows the settings, not the copies")
+        let copy = try tmux.wonderland("defaults", "read", "WLCharacterNotes").output
+        #expect(copy.contains("Sobs") && copy.contains("Races."), "the copy holds both again: \(copy)")
     }
 
     @Test("a bookmark is kept as a keyed archive plist print reads; the place and bookmark are copied into defaults.plist in 0.3.0's shape")
