@@ -24,5 +24,5 @@ public struct OlderReleaseCopy: Sendable {
     public static let sameShape = OlderReleaseCopy(down: { $0 }, up: { value, _ in value })
 
     /// Bytes of one collection's copy at most (its entries as binary plists).
-    public static let maximumBytes = 512 * 1_024
+    public static let maximumBytes = 256 * 1_024
 }
