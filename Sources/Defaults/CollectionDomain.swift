@@ -206,6 +206,7 @@ final class CollectionDomain {
         for name in unsaved + recent + entries.keys.sorted() where seen.insert(name).inserted {
             guard let value = entries[name], let older = copy.down(value),
                   let size = try? BinaryPropertyListWriter.data(from: older).count else { continue }
+            guard result.count < OlderReleaseCopy.maximumEntries else { break }
             guard bytes + size + name.utf8.count <= OlderReleaseCopy.maximumBytes else { continue }
             bytes += size + name.utf8.count
             result[name] = older

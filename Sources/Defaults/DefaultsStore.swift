@@ -280,7 +280,7 @@ public final class DefaultsStore: PreferenceStore {
     }
 
     /// The copies for older releases due in the file (`OlderReleaseCopies`).
-    private var copies = OlderReleaseCopies()
+    private lazy var copies = OlderReleaseCopies(now: options.clock())
 
     /// Puts the copies for older releases that are due into this process's changes to the
     /// file, entry by entry, each with its mark; returns them, to be remembered once the file
@@ -306,7 +306,8 @@ public final class DefaultsStore: PreferenceStore {
                     }
                     if copy[name] == nil {
                         // A new entry joins while the copy has room; the whole copy is chosen
-                        // again at the next launch.
+                        // again at the next launch that finds none.
+                        guard copy.count < OlderReleaseCopy.maximumEntries else { continue }
                         let now = size ?? OlderReleaseCopies.size(copy)
                         let grown = now + OlderReleaseCopies.size([name: older])
                         guard grown <= OlderReleaseCopy.maximumBytes else { continue }
@@ -473,7 +474,7 @@ public final class DefaultsStore: PreferenceStore {
         guard settled || overdue || needsFullRewrite || onlyCopiesDue else { return }
         if onlyCopiesDue, let due = copies.deadline(coalescingDelay: options.coalescingDelay), now < due { return }
         do {
-            try flush(writingCopies: now - copies.lastWritten >= OlderReleaseCopies.interval)
+            try flush(writingCopies: !copies.wholeDue.isEmpty || now - copies.lastWritten >= OlderReleaseCopies.interval)
         } catch {
             let failure = WriteFailure(error)
             if failure != lastWriteError {

@@ -21,7 +21,11 @@ struct OlderReleaseCopies {
     private(set) var wholeDue: Set<String> = []
     private(set) var entriesDue: [String: Set<String>] = [:]
     private(set) var dueSince: Double?
-    var lastWritten = -Double.infinity
+    /// When copies were last written: a launch counts as one, the copy it found being as
+    /// fresh as the last quit made it.
+    var lastWritten: Double
+
+    init(now: Double) { lastWritten = now }
 
     var isDue: Bool { !wholeDue.isEmpty || !entriesDue.isEmpty }
 

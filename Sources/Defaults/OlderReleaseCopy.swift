@@ -4,8 +4,8 @@ import PropertyList
 /// which read it there and know nothing of the database: how an entry looks to them, and how
 /// one they wrote is read back. Kept for at least one release after the move (CONTRIBUTING).
 ///
-/// The copy holds the most recently saved entries within `maximumBytes`, so the file stays
-/// small whatever the collections grow to; an entry left out is one the older release does not
+/// The copy holds the most recently saved entries within `maximumBytes` and `maximumEntries`,
+/// so the file stays small whatever the collections grow to; an entry left out is one the older release does not
 /// see, and one it writes from nothing is merged with this one's as any two instances are.
 public struct OlderReleaseCopy: Sendable {
     /// The entry as the older release reads it; nil leaves it out of the copy.
@@ -23,6 +23,10 @@ public struct OlderReleaseCopy: Sendable {
     /// Entries the older release read and wrote in the shape this one does.
     public static let sameShape = OlderReleaseCopy(down: { $0 }, up: { value, _ in value })
 
-    /// Bytes of one collection's copy at most (its entries as binary plists).
-    public static let maximumBytes = 256 * 1_024
+    /// Bytes of one collection's copy at most (its entries as binary plists): the settings file
+    /// is read at every launch, and the copy is for the recent past (a user going back to an
+    /// older release a while), not the archive of every book read.
+    public static let maximumBytes = 64 * 1_024
+    /// Entries of one collection's copy at most, for the same reason.
+    public static let maximumEntries = 200
 }
