@@ -190,6 +190,12 @@ final class CollectionDomain {
     /// differs from what another store wrote, and the copy moves in again: harmless).
     var salt: UInt64 { (try? database.salt()) ?? 0 }
 
+    /// Whether the collection has any entry.
+    func hasEntries(_ key: String) -> Bool {
+        if case .dictionary(let entries)? = value(forKey: key) { return !entries.isEmpty }
+        return false
+    }
+
     /// Whether the key keeps a copy in the file for releases before the database.
     func keepsCopy(_ key: String) -> Bool { merges[key]?.olderReleaseCopy != nil }
 

@@ -317,8 +317,11 @@ public final class DefaultsStore: PreferenceStore {
                     marks[name] = OlderReleaseCopies.mark(older, salt: collections.salt)
                 }
             }
-            stage(copy, forKey: key)
-            stage(marks, forKey: marksKey)
+            // A copy once made stays in the file, empty or not; a whole one only for a
+            // collection that has entries (a new user's file gets no empty copies).
+            let keepingEmpty = whole.contains(key) ? collections.hasEntries(key) : domains.persistent[key] != nil
+            stage(copy, forKey: key, keepingEmpty: keepingEmpty)
+            stage(marks, forKey: marksKey, keepingEmpty: keepingEmpty)
             staged[key] = copy
         }
         return staged
@@ -329,11 +332,14 @@ public final class DefaultsStore: PreferenceStore {
         return [:]
     }
 
-    private func stage(_ entries: [String: PropertyListValue], forKey key: String) {
+    /// `keepingEmpty`: an empty copy of a collection that has entries (none fits) is written
+    /// as an empty dictionary, so the next launch knows the copy is made and does not make it again.
+    private func stage(_ entries: [String: PropertyListValue], forKey key: String, keepingEmpty: Bool = false) {
         let before = domains.persistent[key]
-        let after: PropertyListValue? = entries.isEmpty ? nil : .dictionary(entries)
+        let after: PropertyListValue? = entries.isEmpty && !keepingEmpty ? nil : .dictionary(entries)
         guard before != after else { return }
-        if !pending.recordEntries(from: before, to: after, forKey: key, at: options.clock()) {
+        // An empty copy has no entries to record one by one: the key itself is written.
+        if after == .dictionary([:]) || !pending.recordEntries(from: before, to: after, forKey: key, at: options.clock()) {
             pending.record(after, forKey: key, at: options.clock())
         }
         domains.persistent[key] = after

@@ -12,8 +12,9 @@ extension RestorationEngine {
         public let restoredPaths: [String]
         /// What was skipped, and why.
         public let log: [String]
-        /// Screens and objects the archive holds that this build does not know (a class or an
-        /// identifier of another version's): a save of this build would drop them.
+        /// Screens, objects and states the archive holds that this build cannot read (a class,
+        /// an identifier or a key's shape of another version's): a save of this build would
+        /// drop them.
         public let unknownParts: Int
         /// Whether a save of this build keeps everything the archive held that it knows of.
         public var readWhole: Bool { unknownParts == 0 }
@@ -143,6 +144,7 @@ private struct RestorationWalk {
         if let scope = node.scope {
             do { try unarchiver.decoding(scope) { try object.decodeRestorableState(with: unarchiver) } } catch {
                 log.append("\(joined): state skipped: \(error)")
+                unknown += 1  // a key in a shape this build does not read: a save would drop it
             }
         }
         paths.append(joined)

@@ -119,6 +119,17 @@ import SavedCollections
         }
     }
 
+    @Test func aCopyWithNothingThatFitsIsMadeOnceNotAtEveryLaunch() throws {
+        try withConfigHome { home in
+            let store = appStore(home, rule: Self.copied)
+            store.set(.string(String(repeating: "x", count: OlderReleaseCopy.maximumBytes + 1)), forKey: Self.key, entry: "alice")
+            try store.flush()
+            #expect(try fileContents(defaultsFile(in: home))[Self.key] == .dictionary([:]), "made, and empty: the note does not fit")
+            let again = appStore(home, rule: Self.copied)
+            #expect(!again.hasUnsavedChanges, "the next launch does not make it again")
+        }
+    }
+
     @Test func theFirstLaunchWithACopyWritesItAndACollectionWithoutOneLeavesTheFile() throws {
         try withConfigHome { home in
             let plain = appStore(home)
