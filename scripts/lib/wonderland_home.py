@@ -65,7 +65,8 @@ def reading_offset(binary, env):
     """The saved place in the (only) book read in this HOME (None when none is saved)."""
     positions = collection(binary, env, "WLReadingPositions")
     for value in positions.values():
-        return value.get("offset")
+        # {offset, modified, device}, or a bare offset: a place without a stamp
+        return value.get("offset") if isinstance(value, dict) else value
     return None
 
 
