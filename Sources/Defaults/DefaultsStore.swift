@@ -241,7 +241,9 @@ public final class DefaultsStore: PreferenceStore {
     private func moveCollectionsIn(keys: Set<String>) {
         guard let collections else { return }
         var moved: Set<String> = []
-        let changedAt = file.stamp().map { Double($0.modified.tv_sec) + Double($0.modified.tv_nsec) / 1e9 } ?? Date().timeIntervalSince1970
+        // When the file was written: asked for only when something moves in (not at every
+        // declaration of a launch).
+        lazy var changedAt = file.stamp().map { Double($0.modified.tv_sec) + Double($0.modified.tv_nsec) / 1e9 } ?? Date().timeIntervalSince1970
         for key in keys.sorted() where collections.declares(key) {
             let keepsCopy = collections.keepsCopy(key)
             guard let value = domains.persistent[key] else {
@@ -298,6 +300,7 @@ public final class DefaultsStore: PreferenceStore {
                 marks = full.mapValues { OlderReleaseCopies.mark($0, salt: salt) }
             } else {
                 var size: Int?
+                let salt = collections.salt
                 for name in (due[key] ?? []).sorted() {
                     guard let older = collections.olderReleaseValue(key, entry: name) else {
                         copy[name] = nil
@@ -314,7 +317,7 @@ public final class DefaultsStore: PreferenceStore {
                         size = grown
                     }
                     copy[name] = older
-                    marks[name] = OlderReleaseCopies.mark(older, salt: collections.salt)
+                    marks[name] = OlderReleaseCopies.mark(older, salt: salt)
                 }
             }
             // A copy once made stays in the file, empty or not; a whole one only for a
