@@ -1,6 +1,25 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+/// Linker settings of a release executable that is one static file. `swift build -c release`
+/// compiles against the toolchain's shared Foundation, whose modules do not name the static
+/// libraries FoundationEssentials itself needs, so they are named here; with
+/// `--static-swift-stdlib` they are named twice, which the linker takes as once (DECISIONS D265).
+/// Linker settings of a release executable that links the Swift runtime and Foundation into
+/// itself and only the C library and its neighbours dynamically: the sync helper, whose NIO
+/// resolves host names through the C library's name services, which a static C library cannot
+/// load reliably. The static Foundation's own libraries are named for the same reason as above.
+let staticSwiftLibraries: [LinkerSetting] = [
+    .unsafeFlags(["-static-stdlib", "-Xlinker", "-lFoundationInternationalization", "-Xlinker", "-lCoreFoundation",
+                  "-Xlinker", "-l_FoundationICU", "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-l_FoundationCShims"],
+                 .when(platforms: [.linux], configuration: .release)),
+]
+
+let staticExecutable: [LinkerSetting] = [
+    .unsafeFlags(["-static-executable", "-Xlinker", "-l_FoundationCollections", "-Xlinker", "-l_FoundationCShims"],
+                 .when(platforms: [.linux], configuration: .release)),
+]
+
 // Layering (see ARCHITECTURE.md): only Terminal imports CNcursesw and only BookFront CZlib;
 // Screens knows nothing of fronts; PropertyList -> KeyedArchive are pure value code with no
 // terminal dependency.
@@ -96,11 +115,12 @@ let package = Package(
             ],
             // The release product is one static file: no dynamic loader, libraries or relocations
             // at each start (DECISIONS D210). Debug builds link dynamically, which is faster.
-            linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
+            linkerSettings: staticExecutable
         ),
         // The server backend in a process of its own, so the app never links NIO or the full
         // Foundation: framed requests on stdin, answers on stdout.
-        .executableTarget(name: "wonderland-sync-server", dependencies: ["CloudPostgres", "CloudServer", "Cloud", "PropertyList", "Platform"]),
+        .executableTarget(name: "wonderland-sync-server", dependencies: ["CloudPostgres", "CloudServer", "Cloud", "PropertyList", "Platform"],
+                          linkerSettings: staticSwiftLibraries),
         .executableTarget(
             name: "bench-plist",
             dependencies: ["PropertyList"],
@@ -140,7 +160,7 @@ let package = Package(
             name: "bench-wrap",
             dependencies: ["BookFront"],
             path: "Benchmarks/bench-wrap",
-            linkerSettings: [.unsafeFlags(["-static-executable"], .when(configuration: .release))]
+            linkerSettings: staticExecutable
         ),
         .executableTarget(
             name: "bench-book",
@@ -192,11 +212,30 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+/// Every target a library product carries, its dependencies included.
+let targetsOfLibraries: Set<String> = {
+    let byName = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
+    var found = Set<String>()
+    var pending = package.products.compactMap { $0 as? Product.Library }.flatMap(\.targets)
+    while let name = pending.popLast() {
+        guard let target = byName[name], found.insert(name).inserted else { continue }
+        for dependency in target.dependencies {
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _): pending.append(name)
+            default: break
+            }
+        }
+    }
+    return found
+}()
+
 // Release code asks for a concrete generic type's metadata through its accessor, passing the
 // conformances it already knows, instead of through the type's mangled name, which the runtime
-// demangles and checks against every conformance record on first use: about a tenth of a
-// launch (DECISIONS D225).
-for target in package.targets where target.type == .regular || target.type == .executable {
+// demangles and checks against every conformance record on first use (DECISIONS D225). Only
+// targets no library product carries: SwiftPM refuses a product with unsafe flags to a package
+// that depends on this one by URL (DECISIONS D266).
+for target in package.targets where !targetsOfLibraries.contains(target.name)
+    && (target.type == .regular || target.type == .executable) {
     target.swiftSettings = (target.swiftSettings ?? []) + [
         .unsafeFlags(["-Xfrontend", "-disable-concrete-type-metadata-mangled-name-accessors"], .when(configuration: .release)),
     ]

@@ -27,7 +27,7 @@ final class SyncHelperProcess: @unchecked Sendable {
 
     static func start(path: String) throws -> SyncHelperProcess {
         guard access(path, X_OK) == 0 else {
-            throw SyncHelperFailure("the sync helper \(path) cannot be run (\(String(cString: strerror(errno)))); it is installed beside wonderland")
+            throw SyncHelperFailure("the sync helper \(path) cannot be run (\(String(cString: strerror(errno)))); it is installed beside wonderland or in libexec/wonderland/ of its prefix")
         }
         // A helper that died must make our next write fail with EPIPE, not end this process.
         // The app ignores SIGPIPE already; the helper inherits the same.

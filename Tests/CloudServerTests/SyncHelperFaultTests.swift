@@ -99,7 +99,7 @@ struct SyncHelperFaultTests {
 
         let missing = SyncHelperBackend(address: address, password: nil, device: DeviceIdentifier("aaaa")!,
                                         options: .init(helperPath: "/nonexistent/wonderland-sync-server"))
-        #expect(fetchFailure(missing) == "the sync helper /nonexistent/wonderland-sync-server cannot be run (No such file or directory); it is installed beside wonderland")
+        #expect(fetchFailure(missing) == "the sync helper /nonexistent/wonderland-sync-server cannot be run (No such file or directory); it is installed beside wonderland or in libexec/wonderland/ of its prefix")
 
         let foreign = try FakeHelper("""
             read()

@@ -45,6 +45,20 @@ struct LayeringTests {
 
     /// Package.swift as SwiftPM reads it: each target's dependencies by name.
     static func declaredDependencies() throws -> [String: [String]] {
+        guard let targets = try dumpedPackage()["targets"] as? [[String: Any]] else { throw Failure("the package has no targets") }
+        var result: [String: [String]] = [:]
+        for target in targets {
+            guard let name = target["name"] as? String else { continue }
+            let dependencies = target["dependencies"] as? [[String: Any]] ?? []
+            result[name] = dependencies.compactMap { dependency in
+                (dependency.values.first as? [Any])?.first as? String
+            }
+        }
+        return result
+    }
+
+    /// `swift package dump-package`: the manifest as SwiftPM evaluated it.
+    static func dumpedPackage() throws -> [String: Any] {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("layering-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let process = Process()
@@ -57,19 +71,9 @@ struct LayeringTests {
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0,
-              let package = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let targets = package["targets"] as? [[String: Any]]
+        guard process.terminationStatus == 0, let package = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         else { throw Failure("`swift package dump-package` failed (status \(process.terminationStatus))") }
-        var result: [String: [String]] = [:]
-        for target in targets {
-            guard let name = target["name"] as? String else { continue }
-            let dependencies = target["dependencies"] as? [[String: Any]] ?? []
-            result[name] = dependencies.compactMap { dependency in
-                (dependency.values.first as? [Any])?.first as? String
-            }
-        }
-        return result
+        return package
     }
 
     /// The modules a Swift file imports, attributes and access levels aside

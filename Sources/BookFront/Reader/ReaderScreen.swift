@@ -158,7 +158,7 @@ public final class ReaderScreen: PagerScreen {
                 message = "Could not reopen \(path): \(error)"
             }
         }
-        let path = BookLibrary.defaultBookPath(dataFolderPath: environment.dataFolderPath)
+        let path = BookLibrary.installedDefaultBookPath(dataFolderPath: environment.dataFolderPath, environment: ProcessEnvironment.current())
         if access(path, F_OK) == 0 {
             do { open(try environment.load(path), restoring: nil, announce: false) } catch { showError(error, opening: path) }
         }
