@@ -72,7 +72,7 @@ struct HostileFileJourneyTests {
         #expect(Self.kind(elsewhere) == S_IFIFO, "a user's file is left where it is")
     }
 
-    @Test("a symlink to /dev/zero: defaults, a command's file and the archive are refused unread")
+    @Test("a symlink to /dev/zero: defaults and the archive are refused unread, a file given to plist at its size limit")
     func devZero() throws {
         let home = try HomeFolder()
         let config = try Self.configFolder(home.url)
