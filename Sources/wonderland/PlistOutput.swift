@@ -33,7 +33,9 @@ enum PlistOutput {
     private static func write(_ data: Data, toResolved path: String, name: String) throws {
         var status = stat()
         guard stat(path, &status) == 0 else {
-            // Nothing there yet (or nothing we may look at): a new file, whose write says why not.
+            // Nothing there yet: a new file (whose write names a missing folder). Anything else,
+            // such as a loop of links, is not to be replaced by a file.
+            guard errno == ENOENT else { throw failure(writing: name, errno) }
             return try replace(path, with: data)
         }
         let kind = FileKind(mode: status.st_mode)

@@ -119,3 +119,31 @@ private func binaryFile(in directory: URL, _ name: String = "in.plist") throws -
         #expect(attributes(output)?.mode == 0o640)
     }
 }
+
+/// A link to nothing yet is followed, as `>` follows it: the file it names is made.
+@Test func aDanglingLinkAsOutputMakesItsTarget() throws {
+    try withDirectory { directory in
+        let input = try binaryFile(in: directory)
+        let link = directory.appendingPathComponent("link.plist").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "made.plist")
+        let run = try wonderland("convert", "--format", "xml", "-o", link, input)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(fileType(link) == S_IFLNK)
+        let made = directory.appendingPathComponent("made.plist")
+        #expect(try PropertyListReader.read(Data(contentsOf: made)).value == value)
+    }
+}
+
+@Test func aLoopOfLinksAsOutputIsAnErrorAndStaysAsItWas() throws {
+    try withDirectory { directory in
+        let input = try binaryFile(in: directory)
+        let first = directory.appendingPathComponent("first").path
+        let second = directory.appendingPathComponent("second").path
+        try FileManager.default.createSymbolicLink(atPath: first, withDestinationPath: "second")
+        try FileManager.default.createSymbolicLink(atPath: second, withDestinationPath: "first")
+        let run = try wonderland("convert", "--format", "xml", "-o", first, input)
+        #expect(run.status == 1)
+        #expect(run.stderr == "wonderland plist: \(input): cannot write \(first): Too many levels of symbolic links\n")
+        #expect(fileType(first) == S_IFLNK && fileType(second) == S_IFLNK)
+    }
+}
