@@ -31,14 +31,17 @@ public enum AtomicFile {
         try write(data, toPath: url.path, durable: durable, permissions: permissions, makingFolder: makingFolder)
     }
 
-    /// `write(_:to:…)` for a file named by its path.
-    public static func write(_ data: Data, toPath path: String, durable: Bool = true, permissions: mode_t = 0o600, makingFolder: Bool = true) throws {
+    /// `write(_:to:…)` for a file named by its path. With `keeping`, the new file gets the
+    /// mode and owner of the file it replaces instead of `permissions`; it is made owner-only
+    /// until then, so its bytes are never readable by more people than the old file's were.
+    public static func write(_ data: Data, toPath path: String, durable: Bool = true, permissions: mode_t = 0o600,
+                             makingFolder: Bool = true, keeping replaced: ReplacedFileAttributes? = nil) throws {
         let folder = FilePaths.parent(of: path)
         if makingFolder { try makeFolder(atPath: folder) }
         // The pid lets a later launch tell a dead writer's leftover from a live one's; the
         // random part keeps two writers in one process apart.
         let temporary = FilePaths.join(folder, ".\(FilePaths.lastComponent(of: path)).tmp-\(getpid())-\(UInt32.random(in: 0 ... .max))")
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, replaced == nil ? permissions : 0o600)
         guard fd >= 0 else { throw Failure(operation: "create", path: temporary, code: errno) }
         do {
             try data.withUnsafeBytes { buffer in
@@ -52,6 +55,7 @@ public enum AtomicFile {
                     offset += written
                 }
             }
+            try replaced?.apply(to: fd, path: temporary)
             if durable, fsync(fd) != 0 { throw Failure(operation: "fsync", path: temporary, code: errno) }
             guard close(fd) == 0 else { throw Failure(operation: "close", path: temporary, code: errno) }
         } catch {

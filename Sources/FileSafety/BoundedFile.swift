@@ -97,7 +97,10 @@ public enum BoundedFile {
             let got = Glibc.read(descriptor, buffer + filled, capacity - filled)
             if got < 0 {
                 if errno == EINTR { continue }
+                // A descriptor handed over non-blocking (a shell's stdin can be): the caller
+                // chose to read it to its end, so wait for the bytes rather than fail.
                 let code = errno
+                if code == EAGAIN, waitUntilReadable(descriptor) { continue }
                 free(buffer)
                 throw .unreadable(path: path, code: code)
             }
@@ -106,6 +109,15 @@ public enum BoundedFile {
         }
         if filled < capacity { buffer = realloc(buffer, max(filled, 1))! }
         return Data(bytesNoCopy: buffer, count: filled, deallocator: .free)
+    }
+
+    /// False when poll itself fails: the read's EAGAIN is then reported as it is.
+    private static func waitUntilReadable(_ descriptor: Int32) -> Bool {
+        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while true {
+            if poll(&request, 1, -1) >= 0 { return true }
+            if errno != EINTR { return false }
+        }
     }
 
     /// `limit` nil: any size.

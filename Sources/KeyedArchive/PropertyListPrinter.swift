@@ -30,9 +30,11 @@ public final class PropertyListPrinter {
 
     /// `decodingArchivedData`: a data value that is itself a keyed archive (as an app stores an
     /// object in its defaults) is shown as its object tree rather than as bytes.
+    /// `resolvingArchive: false` shows a keyed archive as the plain property list it is, for
+    /// one too damaged to resolve, whose `$objects` are then still there to look at.
     public static func render(_ value: PropertyListValue, limits: PropertyListLimits = .userFile,
-                              decodingArchivedData: Bool = false) throws -> String {
-        try render(value, limits: limits, decodeLevels: decodingArchivedData ? deepestArchivedData : 0)
+                              decodingArchivedData: Bool = false, resolvingArchive: Bool = true) throws -> String {
+        try render(value, limits: limits, decodeLevels: decodingArchivedData ? deepestArchivedData : 0, resolvingArchive: resolvingArchive)
     }
 
     /// The object tree of `data` when it is a keyed archive, without its trailing newline; nil
@@ -49,10 +51,11 @@ public final class PropertyListPrinter {
         return text.hasSuffix("\n") ? String(text.dropLast()) : text
     }
 
-    private static func render(_ value: PropertyListValue, limits: PropertyListLimits, decodeLevels: Int) throws -> String {
+    private static func render(_ value: PropertyListValue, limits: PropertyListLimits, decodeLevels: Int,
+                               resolvingArchive: Bool = true) throws -> String {
         let printer: PropertyListPrinter
         do {
-            if ArchiveContents.isKeyedArchive(value) {
+            if resolvingArchive, ArchiveContents.isKeyedArchive(value) {
                 let contents = try ArchiveContents(value, limits: limits)
                 printer = PropertyListPrinter(contents: contents, limits: limits, decodeLevels: decodeLevels)
                 try printer.printArchive(contents)

@@ -16,24 +16,28 @@ enum PlistFile {
         let description: String
     }
 
-    /// What a file handed to `wonderland plist` may expand to.
-    static let limits = PropertyListLimits.userFile
-
-    /// Reads and parses `path`; a keyed archive must also be structurally sound.
-    static func read(_ path: String) throws -> (value: PropertyListValue, format: PropertyListFormat) {
-        let data = try contents(of: path)
-        let parsed = try PropertyListReader.read(data, limits: limits)
-        if ArchiveContents.isKeyedArchive(parsed.value) {
-            _ = try ArchiveContents(parsed.value, limits: limits)
-        }
-        return parsed
+    /// A file read and parsed. A keyed archive too damaged to resolve is still a property list:
+    /// `archiveProblem` says what is wrong with it as an archive, for the command to decide.
+    struct Loaded {
+        let value: PropertyListValue
+        let input: PlistInput
+        let archiveProblem: ArchiveError?
     }
 
-    private static func contents(of path: String) throws -> Data {
-        do { return try BoundedFile.read(path: path, limit: .userPropertyList) } catch {
-            if case .missing = error { throw FileError(description: "cannot read: no such file") }
-            throw FileError(description: error.predicate)
+    /// Reads and parses `name` (`-` for standard input) within `budget`, and checks a keyed
+    /// archive's structure under the same limits.
+    static func load(_ name: String, budget: PlistBudget) throws -> Loaded {
+        let input = try PlistInput.read(name, limit: budget.file)
+        let value = try PropertyListReader.read(input.data, limits: budget.values).value
+        return Loaded(value: value, input: input, archiveProblem: try archiveProblem(in: value, budget: budget))
+    }
+
+    private static func archiveProblem(in value: PropertyListValue, budget: PlistBudget) throws -> ArchiveError? {
+        guard ArchiveContents.isKeyedArchive(value) else { return nil }
+        do { _ = try ArchiveContents(value, limits: budget.values) } catch let error as ArchiveError {
+            return error
         }
+        return nil
     }
 
     /// What lint calls a problem beyond reading: a value no property-list writer accepts (a NaN
@@ -43,14 +47,13 @@ enum PlistFile {
         var description: String { "unrepresentableValue: \(problem)" }
     }
 
-    /// Reads `path` as `read` does and also refuses what could not be written back. What was
-    /// read but is doubtful (a dictionary key given twice, of which the last is kept, as Apple's
-    /// readers do) comes back as warnings rather than a failure.
-    static func lint(_ path: String) throws -> PropertyListWarnings {
-        let parsed = try PropertyListReader.lint(try contents(of: path), limits: limits)
-        if ArchiveContents.isKeyedArchive(parsed.value) {
-            _ = try ArchiveContents(parsed.value, limits: limits)
-        }
+    /// Reads `name` as `load` does and also refuses a damaged keyed archive and what could not
+    /// be written back. What was read but is doubtful (a dictionary key given twice, of which
+    /// the last is kept, as Apple's readers do) comes back as warnings rather than a failure.
+    static func lint(_ name: String, budget: PlistBudget) throws -> PropertyListWarnings {
+        let input = try PlistInput.read(name, limit: budget.file)
+        let parsed = try PropertyListReader.lint(input.data, limits: budget.values)
+        if let problem = try archiveProblem(in: parsed.value, budget: budget) { throw problem }
         if let problem = parsed.value.storageProblem { throw UnstorableValue(problem: problem) }
         return parsed.warnings
     }
@@ -65,11 +68,12 @@ enum PlistFile {
     }
 
     /// Writes beside the destination, then renames over it, so a reader never sees half a file
-    /// and a failed write leaves the original untouched. The new file gets the user's umask, as
+    /// and a failed write leaves the original untouched. A new file gets the user's umask, as
     /// any file they make; a missing folder is an error, not made.
-    static func writeAtomically(_ data: Data, to path: String) throws {
+    /// `keeping`: the mode and owner of the file replaced, which the new one gets.
+    static func writeAtomically(_ data: Data, to path: String, keeping replaced: ReplacedFileAttributes?) throws {
         do {
-            try AtomicFile.write(data, to: URL(fileURLWithPath: path), permissions: 0o666, makingFolder: false)
+            try AtomicFile.write(data, toPath: path, permissions: 0o666, makingFolder: false, keeping: replaced)
         } catch let failure as AtomicFile.Failure {
             if failure.operation == "rename" {
                 throw FileError(description: "cannot replace \(path): \(String(cString: strerror(failure.code)))")
@@ -86,18 +90,35 @@ enum PlistFile {
     /// Runs `body`; any error becomes "wonderland plist: FILE: message" on stderr and exit 1.
     static func reportingFailure(of file: String, _ body: () throws -> Void) throws {
         do { try body() } catch {
-            StandardStream.error.write(Data("wonderland plist: \(file): \(message(for: error))\n".utf8))
+            warn("\(PlistInput.displayName(file)): \(message(for: error))")
             throw ExitCode.failure
         }
     }
 
+    /// One line on standard error, after the command's name.
+    static func warn(_ line: String) {
+        StandardStream.error.write(Data("wonderland plist: \(line)\n".utf8))
+    }
+
+    /// The error in one line; one that a limit option would have avoided names the option.
     static func message(for error: Error) -> String {
         switch error {
-        case let error as ArchiveError: "keyed archive: \(error)"
-        case let error as PropertyListError: "\(error)"
+        case let error as ArchiveError: "keyed archive: \(error)\(raisingHint(for: error))"
+        case let error as PropertyListError: "\(error)\(raisingHint(for: error))"
         case let error as FileError: error.description
         case let error as UnstorableValue: error.description
         default: "\(error)"
         }
+    }
+
+    static func raisingHint(for error: ArchiveError) -> String {
+        if case .tooManyValues = error.kind { return " (--max-values raises it)" }
+        return ""
+    }
+
+    /// The limits' messages say which total was passed; strings and data are sized in bytes.
+    private static func raisingHint(for error: PropertyListError) -> String {
+        guard error.kind == .limitExceeded else { return "" }
+        return error.message.contains(" bytes of ") ? " (--max-size raises it)" : " (--max-values raises it)"
     }
 }

@@ -130,4 +130,34 @@ struct BoundedFileTests {
     func byteCounts(_ bytes: Int64, _ text: String) {
         #expect(ByteCountText.describe(bytes) == text)
     }
+
+    /// Whether the reader meets an empty pipe depends on which thread runs first; the write waits
+    /// for the reader to start, and this is tried many times, so without the wait some try fails.
+    @Test("a non-blocking descriptor is read to its end: a read that would block waits for the bytes")
+    func nonBlockingDescriptor() throws {
+        for _ in 0..<50 {
+            var ends: [Int32] = [0, 0]
+            try #require(pipe(&ends) == 0)
+            let readEnd = ends[0]
+            _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK)
+            let result = ResultBox()
+            Thread {
+                result.started.signal()
+                result.data = try? BoundedFile.readAll(descriptor: readEnd, path: "pipe", limit: FileLimit(bytes: 16, name: "a test pipe"))
+                result.done.signal()
+            }.start()
+            result.started.wait()
+            _ = "later".withCString { write(ends[1], $0, 5) }
+            close(ends[1])
+            result.done.wait()
+            close(readEnd)
+            #expect(result.data == Data("later".utf8))
+        }
+    }
+}
+
+private final class ResultBox: @unchecked Sendable {
+    var data: Data?
+    let started = DispatchSemaphore(value: 0)
+    let done = DispatchSemaphore(value: 0)
 }

@@ -11,13 +11,23 @@ struct PlistRun {
 
 func wonderland(_ arguments: String...) throws -> PlistRun { try wonderland(arguments) }
 
-func wonderland(_ arguments: [String]) throws -> PlistRun {
+func wonderlandBinary() throws -> URL {
     let directory = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0]).deletingLastPathComponent()
     let binary = directory.appendingPathComponent("wonderland")
     try #require(FileManager.default.isExecutableFile(atPath: binary.path), "no wonderland binary at \(binary.path)")
+    return binary
+}
+
+func wonderland(_ arguments: [String]) throws -> PlistRun {
+    try run(try wonderlandBinary(), ["plist"] + arguments)
+}
+
+/// `executable ARGUMENTS`, its standard input set up by `input` (nothing: the test's own).
+func run(_ executable: URL, _ arguments: [String], input: ((Process) throws -> Void)? = nil) throws -> PlistRun {
     let process = Process()
-    process.executableURL = binary
-    process.arguments = ["plist"] + arguments
+    process.executableURL = executable
+    process.arguments = arguments
+    try input?(process)
     let out = Pipe()
     let err = Pipe()
     process.standardOutput = out
