@@ -53,7 +53,7 @@ extension Prerequisite {
     static let corpusTerminfoEntries: Prerequisite = {
         let terms = TerminalInputCorpusTests.files.map { file in (try? TerminalInputCorpusTests.rows(of: file).first?.term) ?? file }
         let missing = terms.filter { TerminfoReading.keys(ofTerminal: $0) == nil }
-        return Prerequisite(name: "the terminfo entries \(missing.joined(separator: ", "))",
+        return Prerequisite(name: "terminfo for \(missing.joined(separator: ", "))",
                             remedy: "scripts/setup installs them (Debian's ncurses-term, foot-terminfo, kitty-terminfo)") { missing.isEmpty }
     }()
 }
