@@ -6,7 +6,7 @@ import PropertyList
 import Testing
 
 /// The backend against a real server (scripts/pg-server): each test has a database of its own.
-@Suite("PostgreSQL backend")
+@Suite("PostgreSQL backend", .requires(.postgresServer, .openssl, .python3))
 struct PostgresBackendTests {
     let server: TestPostgresServer
     let address: PostgresSyncAddress

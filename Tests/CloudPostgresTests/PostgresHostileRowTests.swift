@@ -7,7 +7,7 @@ import Testing
 
 /// Rows another device (or anyone with the database's password) wrote that no device may
 /// apply go through the same checks as a folder's change files: skipped, named by row.
-@Suite("PostgreSQL backend: hostile rows")
+@Suite("PostgreSQL backend: hostile rows", .requires(.postgresServer, .openssl, .python3))
 struct PostgresHostileRowTests {
     let server: TestPostgresServer
     let address: PostgresSyncAddress

@@ -5,7 +5,7 @@ import PropertyList
 import Testing
 
 /// Servers that go away: each test has a server of its own, which it kills and starts again.
-@Suite("PostgreSQL backend: a server that goes away")
+@Suite("PostgreSQL backend: a server that goes away", .requires(.postgresServer, .openssl, .python3))
 struct PostgresReconnectTests {
     /// Waits (bounded) for `condition`, which a worker thread makes true.
     func eventually(_ seconds: Double = 60, _ condition: () -> Bool) -> Bool {

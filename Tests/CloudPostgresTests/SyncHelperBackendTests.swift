@@ -8,7 +8,7 @@ import Testing
 /// The server backend as the app holds it: through the real `wonderland-sync-server` (built
 /// beside the test binary, found as the app finds it) against a real server. What goes through
 /// the pipes must come out as the in-process backend gives it: records, refusals, reasons.
-@Suite("The sync helper: the server backend in a process of its own")
+@Suite("The sync helper: the server backend in a process of its own", .requires(.postgresServer, .openssl, .python3))
 struct SyncHelperBackendTests {
     let server: TestPostgresServer
     let address: PostgresSyncAddress

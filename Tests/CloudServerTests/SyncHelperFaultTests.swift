@@ -7,7 +7,7 @@ import Testing
 /// Helpers that misbehave, as scripts (`FakeHelper`): whatever one sends or fails to send, the
 /// app gets a clear reason as a store that is offline, never a crash or a hang, and the broken
 /// helper is ended. No server is needed: none of these gets as far as one.
-@Suite("The sync helper, broken: a clear error, no crash, no hang")
+@Suite("The sync helper, broken: a clear error, no crash, no hang", .requires(.python3))
 struct SyncHelperFaultTests {
     let address = PostgresSyncAddress(user: "alice", host: "127.0.0.1", port: 1, database: "wl")
 

@@ -3,7 +3,7 @@ import Testing
 
 /// scripts/cloud-convergence end to end: writer processes with skewed clocks on one folder, then
 /// every device's dump against the Python reference merge (about 10 s).
-@Suite struct ConvergenceScriptTests {
+@Suite(.requires(.python3)) struct ConvergenceScriptTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The folder holding cloud-hammer: CLOUD_HAMMER_BIN_DIR, else next to the test bundle.

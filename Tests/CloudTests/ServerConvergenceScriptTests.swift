@@ -4,7 +4,7 @@ import Testing
 /// scripts/cloud-convergence --server end to end: a throw-away PostgreSQL server, 8 writer
 /// processes with clocks skewed by up to ±1 h on the same keys, then every device's dump and the
 /// server's table against the Python reference merge of the writers' journals.
-@Suite struct ServerConvergenceScriptTests {
+@Suite(.requires(.postgresServer, .openssl, .python3)) struct ServerConvergenceScriptTests {
     /// Runs the script in server mode; its exit status and everything it printed.
     static func runServerConvergence(writers: Int, writes: Int, extraEnvironment: [String: String] = [:]) throws -> (status: Int32, output: String)? {
         guard let bin = ConvergenceScriptTests.binaryFolder() else {

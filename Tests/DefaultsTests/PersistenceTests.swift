@@ -41,7 +41,7 @@ import PropertyList
         }
     }
 
-    @Test func pythonsPlistlibReadsTheFile() throws {
+    @Test(.requires(.python3)) func pythonsPlistlibReadsTheFile() throws {
         try withConfigHome { home in
             let store = makeStore(home)
             store.set(2, forKey: "HPMapType")

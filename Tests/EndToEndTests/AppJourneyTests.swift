@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The real binary in a real terminal (tmux): what a person at a keyboard sees.
-@Suite("End to end in tmux")
+@Suite("End to end in tmux", .whenEndToEndIsAskedFor)
 struct AppJourneyTests {
     @Test("start, switch tabs by key and by mouse, resize, quit to a clean prompt")
     func startSwitchResizeQuit() throws {

@@ -3,7 +3,7 @@ import Testing
 
 /// The Book tab with the real binary in tmux: the reading position is a place in the text, so
 /// a relaunch in a narrower terminal shows the page whose top line holds the same words.
-@Suite("Book journeys in tmux")
+@Suite("Book journeys in tmux", .whenEndToEndIsAskedFor)
 struct BookJourneyTests {
     /// A made-up book where every word is different (so "the same sentence" can be checked by
     /// one word): CRLF line ends, paragraphs hard-wrapped at about 66 columns, chapter headings.

@@ -4,7 +4,7 @@ import Testing
 /// The Book tab's small fixes with the real binary in tmux: `--book` shows the Book tab, the
 /// search prompt starts empty with ↑ history, Tab completes a path from `~`, and at 40 columns
 /// a long message is cut with "…" on its line and read whole with `M`.
-@Suite("Book keys in tmux")
+@Suite("Book keys in tmux", .whenEndToEndIsAskedFor)
 struct BookKeysJourneyTests {
     /// A made-up book in the session's HOME, at `relativePath`.
     private func writeBook(in tmux: TmuxSession, at relativePath: String = "tide-fixture.txt") throws -> URL {

@@ -3,7 +3,7 @@ import Testing
 
 /// The Characters tab with the real binary in tmux: a half-written note survives the terminal
 /// closing, and a finished one is kept in the defaults.
-@Suite("Character journeys in tmux")
+@Suite("Character journeys in tmux", .whenEndToEndIsAskedFor)
 struct CharacterJourneyTests {
     @Test("filter, open a character, half a note, SIGHUP: the relaunch's first frame is that detail with the draft and its cursor")
     func halfWrittenNoteSurvivesTheTerminalClosing() throws {

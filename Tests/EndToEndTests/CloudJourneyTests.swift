@@ -5,7 +5,7 @@ import Testing
 /// local copies and device ids) syncing through one folder, as two machines would through
 /// Syncthing. The pin goes both ways live; sync turned off keeps them apart; a folder that is
 /// gone for a while leaves both working and they catch up when it is back.
-@Suite("Synced store journeys in tmux")
+@Suite("Synced store journeys in tmux", .whenEndToEndIsAskedFor)
 struct CloudJourneyTests {
     static let paris = "--location 48.8566,2.3522"
 

@@ -4,7 +4,7 @@ import Testing
 /// The collections database with the real binary: what an older version left in defaults.plist
 /// moves in, the file keeps a copy for it, what it writes there later is merged in, and a
 /// bookmark is kept as a keyed archive `plist print` reads.
-@Suite("Collections journeys in tmux")
+@Suite("Collections journeys in tmux", .whenEndToEndIsAskedFor)
 struct CollectionsJourneyTests {
     func defaultsFile(_ tmux: TmuxSession) -> URL { tmux.home.appendingPathComponent(".config/wonderland/defaults.plist") }
 

@@ -3,7 +3,7 @@ import Testing
 
 /// What every command-line tool owes its shell: completions, a manual page, `--help` on every
 /// command, and exit statuses a script can rely on (0 ok, 1 failure, 2 usage).
-@Suite("Command-line conventions")
+@Suite("Command-line conventions", .whenEndToEndIsAskedFor)
 struct CommandLineConventionTests {
     static let subcommandPaths: [[String]] = [
         [], ["plist"], ["plist", "lint"], ["plist", "print"], ["plist", "convert"],

@@ -3,7 +3,7 @@ import Testing
 
 /// A short run of scripts/crash-loop (the full one is 500 rounds, by hand): kill -9 at random
 /// moments, and every next launch must start on a readable archive, with no torn files left.
-@Suite("Crash loop (short)")
+@Suite("Crash loop (short)", .whenEndToEndIsAskedFor)
 struct CrashLoopTests {
     @Test("20 rounds of random keys and kill -9: every relaunch starts, the archive stays readable")
     func twentyRounds() throws {

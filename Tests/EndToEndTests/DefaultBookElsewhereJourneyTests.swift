@@ -4,7 +4,7 @@ import Testing
 /// The real default book kept somewhere else and opened with `--book`: the character page
 /// finds its chapters in it, and the Book tab shows it. Runs where scripts/fetch-book has put
 /// the book for whoever runs the tests (the made-up books of the other journeys are not Alice).
-@Suite("The default book opened with --book, in tmux")
+@Suite("The default book opened with --book, in tmux", .whenEndToEndIsAskedFor)
 struct DefaultBookElsewhereJourneyTests {
     @Test("--book with Alice somewhere else: the character page lists her chapters", .enabled(if: ProofBook.realBookPath != nil))
     func charactersFindTheirChaptersInTheBookGivenToTheApp() throws {

@@ -3,7 +3,7 @@ import Testing
 
 /// The notes editor at the smallest size the app draws (40×10) in tmux: typed words wrap whole,
 /// and the cursor stays on screen after a large paste and a resize.
-@Suite("Notes editor wrapping in tmux")
+@Suite("Notes editor wrapping in tmux", .whenEndToEndIsAskedFor)
 struct EditorWrapJourneyTests {
     /// Opens the March Hare's notes for editing in a 40×10 terminal.
     private func openNotes() throws -> TmuxSession {

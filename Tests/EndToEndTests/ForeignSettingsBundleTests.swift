@@ -4,7 +4,7 @@ import Testing
 /// `wonderland settings --bundle DIR` on real apps' Settings.bundles (../shared/interop/settings):
 /// each renders with its own panes and language, and writes its own defaults file, never
 /// wonderland's.
-@Suite("Other apps' Settings.bundles end to end", .serialized)
+@Suite("Other apps' Settings.bundles end to end", .serialized, .whenEndToEndIsAskedFor)
 struct ForeignSettingsBundleTests {
     static let corpus = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -4,7 +4,7 @@ import Testing
 /// The whole path from a real gpsd to the screen: `gpsfake` (Debian's gpsd-clients) replays a
 /// walk through Paris on a port of its own, the real binary connects to it through
 /// WONDERLAND_GPSD, and the Map tab follows the fixes and shows the course.
-@Suite("gpsd journey in tmux")
+@Suite("gpsd journey in tmux", .whenEndToEndIsAskedFor)
 struct GPSDJourneyTests {
     static let walk = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../MapFrontTests/Fixtures/paris-walk.nmea").standardizedFileURL

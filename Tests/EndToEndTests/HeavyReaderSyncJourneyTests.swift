@@ -4,7 +4,7 @@ import Testing
 /// A heavy reader at the synced store's limits, with real processes: one HOME holds 1,100
 /// reading places; the store keeps the 200 most recent, the pin still goes, and a second HOME
 /// on the same folder receives the pin and the most recent places.
-@Suite("A heavy reader's sync journey in tmux")
+@Suite("A heavy reader's sync journey in tmux", .whenEndToEndIsAskedFor)
 struct HeavyReaderSyncJourneyTests {
     static let books = 1_100
     static func book(_ index: Int) -> String { String(format: "b%015x", index) }

@@ -3,7 +3,7 @@ import Testing
 
 /// F1 as a terminal sends it reaches help over a prompt, with the real binary in tmux, and the
 /// prompt keeps its text underneath.
-@Suite("Help over prompts in tmux")
+@Suite("Help over prompts in tmux", .whenEndToEndIsAskedFor)
 struct HelpJourneyTests {
     @Test("F1 in Find a place shows its keys; Esc goes back to the name as typed")
     func f1OverThePlaceFinder() throws {

@@ -4,7 +4,7 @@ import Testing
 /// Crafted archives in the state folder: the app saves a real one, python3's plistlib bends it
 /// (NSKeyedArchiver's layout: $top, $objects, UIDs), and the next launch must still start,
 /// restore what it can, and name what it skipped in `wonderland state show` and the log.
-@Suite("Hostile restoration archives in tmux")
+@Suite("Hostile restoration archives in tmux", .whenEndToEndIsAskedFor)
 struct HostileArchiveTests {
     enum Mutation: String, CaseIterable, CustomTestStringConvertible {
         case wrongTypes = "wrong-types", hugeStack = "huge-stack", unknownClass = "unknown-class", cycle

@@ -5,7 +5,7 @@ import Testing
 /// should be, a symlink to /dev/zero, a 3 GB sparse file, a defaults.plist holding a NaN date,
 /// a sync address holding a password, and an archive a newer version wrote. Every command runs
 /// under `timeout`, so one that blocks fails the test instead of hanging it.
-@Suite("Hostile files, values and credentials with the real binary")
+@Suite("Hostile files, values and credentials with the real binary", .whenEndToEndIsAskedFor)
 struct HostileFileJourneyTests {
     /// Far above what any of these commands needs; only a blocked one reaches it.
     static let commandTimeout = 30

@@ -6,7 +6,7 @@ import Testing
 /// values once expanded. The app must launch and work as usual, twice in a row, say that a
 /// change was skipped, and `wonderland cloud status` must name it; `wonderland cloud list`
 /// must end at once with little memory.
-@Suite("Hostile synced data journeys in tmux")
+@Suite("Hostile synced data journeys in tmux", .whenEndToEndIsAskedFor)
 struct HostileSyncJourneyTests {
     @Test("a shared-reference bomb from another device: the app launches twice, says one change was skipped, and cloud status names it")
     func bombInTheSyncFolder() throws {

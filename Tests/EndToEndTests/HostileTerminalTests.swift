@@ -3,7 +3,7 @@ import Testing
 
 /// The terminal is always given back, and what reaches it is safe: signals that end the app,
 /// terminals that cannot show it, and hostile text in titles, with the real binary in tmux.
-@Suite("Hostile terminal in tmux")
+@Suite("Hostile terminal in tmux", .whenEndToEndIsAskedFor)
 struct HostileTerminalTests {
     /// Runs the app under a plain `sh` that records the tty modes before and after it, so a
     /// mode left behind shows as "modes=changed". Not straight from the pane's bash: bash puts

@@ -3,7 +3,7 @@ import Testing
 
 /// The same keys in every place, as a terminal sends them: tmux's Home and End in a prompt and
 /// the notes editor, ^A/^E and the wheel in a list, a paste into a prompt and a filter.
-@Suite("Keys everywhere in tmux")
+@Suite("Keys everywhere in tmux", .whenEndToEndIsAskedFor)
 struct KeysEverywhereJourneyTests {
     static let home: [UInt8] = [0x1B, 0x5B, 0x31, 0x7E]  // ESC [ 1 ~, tmux and screen
     static let end: [UInt8] = [0x1B, 0x5B, 0x34, 0x7E]   // ESC [ 4 ~

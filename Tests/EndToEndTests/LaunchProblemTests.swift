@@ -3,7 +3,7 @@ import Testing
 
 /// A command line the app cannot start with ends before the screen is taken: exit status 2
 /// and one line saying why.
-@Suite("Launch problems")
+@Suite("Launch problems", .whenEndToEndIsAskedFor)
 struct LaunchProblemTests {
     @Test("bad --location, missing --book, unknown option, missing value: status 2, one line", arguments: [
         (["--location", "abc"], "wonderland: --location “abc”: expected LAT,LON"),

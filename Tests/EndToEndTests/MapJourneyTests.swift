@@ -3,7 +3,7 @@ import Testing
 
 /// The Map tab with the real binary in tmux: move the map, remember a place, quit, relaunch —
 /// the first frame is the same map with the same pin and arrow.
-@Suite("Map journeys in tmux")
+@Suite("Map journeys in tmux", .whenEndToEndIsAskedFor)
 struct MapJourneyTests {
     static let paris = "--location 48.8566,2.3522"
 
@@ -99,7 +99,7 @@ struct MapJourneyTests {
 /// The map index with the real binary in tmux: the first launch at a scale writes it to the
 /// cache folder, later launches draw the same map from it, and one damaged by anything else is
 /// moved aside and the map drawn from the shapefiles as before.
-@Suite("Map index journeys in tmux")
+@Suite("Map index journeys in tmux", .whenEndToEndIsAskedFor)
 struct MapIndexJourneyTests {
     static let london = "--location 51.5,0.0"
 

@@ -3,7 +3,7 @@ import Testing
 
 /// Every prompt's half-typed text survives a relaunch, with the real binary in tmux: the book's
 /// search and Open prompts and the map's "Find a place" come back open with what was typed.
-@Suite("Prompt drafts through a relaunch in tmux")
+@Suite("Prompt drafts through a relaunch in tmux", .whenEndToEndIsAskedFor)
 struct PromptDraftJourneyTests {
     @Test("a half-typed search, path and place name come back after Ctrl-C and a relaunch")
     func halfTypedPromptsComeBack() throws {

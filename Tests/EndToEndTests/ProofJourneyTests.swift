@@ -6,7 +6,7 @@ import Testing
 /// must already show the place it left. Every journey has its own temporary HOME (and XDG
 /// folders under it); when one fails, every screen it captured is kept as a text file under
 /// `.build/test-output/journeys/<journey>/` (or `$WONDERLAND_TEST_OUTPUT/journeys/…`).
-@Suite("Proof journeys", .serialized)
+@Suite("Proof journeys", .serialized, .whenEndToEndIsAskedFor)
 struct ProofJourneyTests {
     // MARK: 1. the book, 120 columns then 60
 

@@ -3,7 +3,7 @@ import Testing
 
 /// The real binary in tmux, fed the very bytes terminals send (`send-keys -H`): tmux's Home,
 /// a sequence nobody knows and a bracketed paste reach the notes editor as what they are.
-@Suite("Raw key bytes in tmux")
+@Suite("Raw key bytes in tmux", .whenEndToEndIsAskedFor)
 struct RawKeysJourneyTests {
     /// Opens the Mock Turtle's notes for editing, with `text` typed.
     private func openNotes(typing text: String) throws -> TmuxSession {

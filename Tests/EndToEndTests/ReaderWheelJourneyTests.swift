@@ -3,7 +3,7 @@ import Testing
 
 /// The wheel in the Book tab with the real binary in tmux: a report scrolls three lines, so a
 /// notch as alacritty sends it (two reports) moves six and nothing goes by unread.
-@Suite("The wheel in the Book tab, in tmux")
+@Suite("The wheel in the Book tab, in tmux", .whenEndToEndIsAskedFor)
 struct ReaderWheelJourneyTests {
     @Test("two wheel reports scroll six lines, never a page; two back return to the top")
     func wheelScrollsLines() throws {

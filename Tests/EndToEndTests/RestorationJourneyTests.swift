@@ -3,7 +3,7 @@ import Testing
 
 /// Resume where you left off, with the real binary in tmux: every journey ends in a relaunch
 /// whose first frame must already show the place it left.
-@Suite("Restoration journeys in tmux")
+@Suite("Restoration journeys in tmux", .whenEndToEndIsAskedFor)
 struct RestorationJourneyTests {
     /// Characters tab filtered to the Cheshire Cat, notes editor open with `draft` typed.
     @Test("deep in the notes editor, Ctrl-C, relaunch at another size: the first frame is the editor with the draft and cursor")

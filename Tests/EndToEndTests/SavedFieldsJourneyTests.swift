@@ -4,7 +4,7 @@ import Testing
 /// What the user is told is saved at once survives a kill -9 the moment the screen shows it;
 /// and a device that followed another's reading, killed and relaunched, keeps the newer place
 /// and does not send the other device back.
-@Suite("Saved at once, and newest wins, in tmux")
+@Suite("Saved at once, and newest wins, in tmux", .whenEndToEndIsAskedFor)
 struct SavedFieldsJourneyTests {
     static let paris = "--location 48.8566,2.3522"
 

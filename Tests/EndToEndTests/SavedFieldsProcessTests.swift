@@ -4,7 +4,7 @@ import Testing
 /// Real processes on one HOME's defaults file, through the `saved-fields` tool (built beside
 /// the app): many instances saving different notes, bookmarks and places at once lose none;
 /// a process killed with SIGKILL right after an "at once" save has it on disk.
-@Suite("Saved fields across processes", .serialized)
+@Suite("Saved fields across processes", .serialized, .whenEndToEndIsAskedFor)
 struct SavedFieldsProcessTests {
     static let processes = 8
     static let edits = 50

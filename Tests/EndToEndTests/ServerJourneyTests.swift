@@ -6,7 +6,7 @@ import Testing
 /// (scripts/pg-server), as two machines would share a database. The pin goes both ways live;
 /// a server that crashes leaves both working, and they catch up when it is back; and the
 /// password is never written or printed anywhere.
-@Suite("Synced store through a PostgreSQL server, in tmux")
+@Suite("Synced store through a PostgreSQL server, in tmux", .whenEndToEndIsAskedFor)
 struct ServerJourneyTests {
     static let paris = "--location 48.8566,2.3522 -HPSyncLocations YES"
 

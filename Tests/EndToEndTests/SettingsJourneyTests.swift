@@ -3,7 +3,7 @@ import Testing
 
 /// `wonderland settings` in one pane and `wonderland` in another, on one HOME: what a person
 /// changes in the first shows in the second while it runs.
-@Suite("Settings end to end", .serialized)
+@Suite("Settings end to end", .serialized, .whenEndToEndIsAskedFor)
 struct SettingsJourneyTests {
     @Test("a toggle flipped in `wonderland settings` shows in a running app, and survives both")
     func settingsProgramChangesARunningApp() throws {

@@ -4,7 +4,7 @@ import Testing
 /// The settings as a person types into them, the bytes a terminal sends (`send-keys -H`): a
 /// Manual Location, a gpsd Address and a Sync Server of the wrong form show what is wrong under
 /// the field, Enter refuses them, and after a relaunch the saved values are the old ones.
-@Suite("Settings refuse text of the wrong form, in tmux")
+@Suite("Settings refuse text of the wrong form, in tmux", .whenEndToEndIsAskedFor)
 struct SettingsValidationJourneyTests {
     private enum Bytes {
         static let enter: [UInt8] = [0x0D]

@@ -4,7 +4,7 @@ import Testing
 /// `wonderland state usage` and `state clean` on a HOME seeded as ten years of use leave it:
 /// old files moved aside, caches, a copy for a sync folder long gone. What the user made
 /// stays; what may go is shown, then removed.
-@Suite("State usage and clean")
+@Suite("State usage and clean", .whenEndToEndIsAskedFor)
 struct StateUsageCommandTests {
     final class SeededHome {
         let home: HomeFolder

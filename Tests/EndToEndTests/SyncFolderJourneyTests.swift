@@ -4,7 +4,7 @@ import Testing
 /// A sync folder that is not there: the app says offline with the changes waiting and never
 /// creates it; `wonderland cloud init` (or `c` on the Sync Folder row) creates it, the running
 /// app notices by itself, and what waited reaches the other device.
-@Suite("A missing sync folder, in tmux")
+@Suite("A missing sync folder, in tmux", .whenEndToEndIsAskedFor)
 struct SyncFolderJourneyTests {
     static let paris = "--location 48.8566,2.3522 -HPSyncLocations YES"
 

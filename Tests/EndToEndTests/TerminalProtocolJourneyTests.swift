@@ -4,7 +4,7 @@ import Testing
 /// The tty as a protocol and as the app's until it gives it back, with the real binary in tmux:
 /// terminal replies change nothing, flow control keys are keys, any stop and continue leaves a
 /// working app, and a terminal without an alternate screen is left clean.
-@Suite("Terminal protocol in tmux")
+@Suite("Terminal protocol in tmux", .whenEndToEndIsAskedFor)
 struct TerminalProtocolJourneyTests {
     static func hex(_ text: String) -> [String] { text.utf8.map { String(format: "%02x", $0) } }
 

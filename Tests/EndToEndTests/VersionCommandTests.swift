@@ -3,7 +3,7 @@ import Testing
 
 /// `wonderland --version` prints the version alone on one line and exits 0, with or without
 /// `-Key value` defaults beside it, and never takes the screen.
-@Suite("Version command")
+@Suite("Version command", .whenEndToEndIsAskedFor)
 struct VersionCommandTests {
     @Test("--version, alone or after -Key value pairs: one version line, status 0", arguments: [
         ["--version"], ["-HPMapType", "2", "--version"],

@@ -4,7 +4,7 @@ import Testing
 
 /// The gpsd source against the real gpsd: `gpsfake` (Debian's gpsd-clients; `scripts/setup gpsd`
 /// installs it) starts a private gpsd on its own port and feeds it the NMEA log in Fixtures.
-@Suite("gpsd source against a real gpsd (gpsfake)", .serialized)
+@Suite("gpsd source against a real gpsd (gpsfake)", .serialized, .requires(.gpsfake, .gpsd))
 struct GPSDReplayTests {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("Fixtures/paris-walk.nmea")

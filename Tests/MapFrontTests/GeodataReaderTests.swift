@@ -176,7 +176,7 @@ import Testing
     }
 }
 
-@Suite struct GeodataNaturalEarthTests {
+@Suite(.requires(.naturalEarth)) struct GeodataNaturalEarthTests {
     let catalog = MapDataCatalog()
 
     @Test func theInstalledFilesReadWhole() throws {

@@ -73,7 +73,7 @@ import Testing
         #expect(cache.read(.coarse, sources: MapSources(catalog: data.catalog, resolution: .coarse)) == nil, "one file per scale")
     }
 
-    @Test func theInstalledMapDrawsTheSameFromItsIndex() throws {
+    @Test(.requires(.naturalEarth)) func theInstalledMapDrawsTheSameFromItsIndex() throws {
         // scripts/setup installs libmagics++-data; without it this fails and says so.
         let catalog = MapDataCatalog()
         try #require(FileManager.default.fileExists(atPath: catalog.land(.medium)), "\(MapDataCatalog.installHint)")

@@ -5,7 +5,7 @@ import Testing
 /// Our land fill against GDAL's rasteriser on the same shapefile and box, dot by dot (the
 /// benchmark does this over many viewports and times both; this keeps the check in the tests).
 /// Needs gdal_rasterize: `scripts/setup gdal` installs gdal-bin.
-@Suite struct RendererGDALTests {
+@Suite(.requires(.gdalRasterize, .naturalEarth)) struct RendererGDALTests {
     @Test(arguments: [(GeoPoint(latitude: 48.85, longitude: 2.35), 2), (GeoPoint(latitude: -2, longitude: 118), 4), (GeoPoint(latitude: 78, longitude: 16), 4)])
     func landMaskAgreesWithGDAL(centre: GeoPoint, zoom: Int) throws {
         let gdal = "/usr/bin/gdal_rasterize"

@@ -145,7 +145,7 @@ import Terminal
         #expect(harness.status == .ready && renderer.loadedResolutions.contains(.fine))
     }
 
-    @Test func theAntimeridianAndThePolesDrawFromRealData() throws {
+    @Test(.requires(.naturalEarth)) func theAntimeridianAndThePolesDrawFromRealData() throws {
         let renderer = ShapefileMapRenderer(notify: {})
         let harness = RendererHarness(renderer: renderer, viewport: MapViewport(center: GeoPoint(latitude: 65, longitude: 180), zoom: 3), type: .standard, columns: 60, rows: 20)
         renderer.finishLoading()
@@ -163,7 +163,7 @@ import Terminal
         #expect(!harness.mapLines[9].contains("⠤⠤⠤⠤⠤⠤"), "no line along the pole where Antarctica is closed")
     }
 
-    @Test func realLandIsWhereItShouldBe() throws {
+    @Test(.requires(.naturalEarth)) func realLandIsWhereItShouldBe() throws {
         let renderer = ShapefileMapRenderer(notify: {})
         for resolution in MapResolution.allCases { renderer.preload(resolution) }
         renderer.finishLoading()

@@ -104,7 +104,7 @@ private func temporaryDatabasePath() -> String {
         #expect(try CollectionDatabase(path: path, readOnly: true).entries(in: "Notes") == ["alice": .string("kept")])
     }
 
-    @Test func aNewerFormatIsRefusedAndLeftAsItIs() throws {
+    @Test(.requires(.sqlite3)) func aNewerFormatIsRefusedAndLeftAsItIs() throws {
         let path = temporaryDatabasePath()
         _ = try CollectionDatabase(path: path)
         #expect(system("sqlite3 '\(path)' 'PRAGMA user_version=99'") == 0)
@@ -138,7 +138,7 @@ private func temporaryDatabasePath() -> String {
         #expect(info.st_mode & 0o777 == 0o600)
     }
 
-    @Test func anUnreadableEntryIsLeftOutAndKeptAsideBeforeBeingReplaced() throws {
+    @Test(.requires(.sqlite3)) func anUnreadableEntryIsLeftOutAndKeptAsideBeforeBeingReplaced() throws {
         let path = temporaryDatabasePath()
         let database = try CollectionDatabase(path: path)
         try database.save(in: "Notes", names: ["alice", "bob"]) { name, _ in .string(name) }

@@ -7,7 +7,7 @@ import Screens
 /// rows come from. Every row is decoded with that terminal's own terminfo entry, as the app reads
 /// it at start, and must give the events the file names (`-` for none), in the names the help
 /// shows keys by.
-@Suite("Input corpus of real terminals")
+@Suite("Input corpus of real terminals", .requires(.corpusTerminfoEntries))
 struct TerminalInputCorpusTests {
     struct Row: CustomStringConvertible {
         var file: String
