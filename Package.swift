@@ -186,23 +186,26 @@ let package = Package(
         ),
         // Hostile files built byte by byte, shared by the tests of the readers and of `wonderland plist`.
         .target(name: "PropertyListTestSupport", path: "Tests/PropertyListTestSupport"),
-        .testTarget(name: "PropertyListTests", dependencies: ["PropertyList", "PropertyListTestSupport"], resources: [.copy("Crafted")]),
-        .testTarget(name: "KeyedArchiveTests", dependencies: ["KeyedArchive", "PropertyList", "PropertyListTestSupport"]),
+        // What a test needs from outside the package (gpsd, a PostgreSQL server, python3, …):
+        // skipped when missing under plain `swift test`, a failure under scripts/test.
+        .target(name: "TestPrerequisites", path: "Tests/TestPrerequisites"),
+        .testTarget(name: "PropertyListTests", dependencies: ["TestPrerequisites", "PropertyList", "PropertyListTestSupport"], resources: [.copy("Crafted")]),
+        .testTarget(name: "KeyedArchiveTests", dependencies: ["TestPrerequisites", "KeyedArchive", "PropertyList", "PropertyListTestSupport"]),
         .testTarget(name: "EndToEndTests"),
         // Reads Package.swift, the imports and ARCHITECTURE.md's table; depends on nothing of ours.
         .testTarget(name: "LayeringTests"),
-        .testTarget(name: "CloudTests", dependencies: ["Cloud", "PropertyList", "Defaults"]),
-        .testTarget(name: "CloudServerTests", dependencies: ["CloudServer", "Cloud", "PropertyList", "Platform"]),
-        .testTarget(name: "CloudPostgresTests", dependencies: ["CloudPostgres", "CloudServer", "Cloud", "PropertyList", "Platform"]),
+        .testTarget(name: "CloudTests", dependencies: ["TestPrerequisites", "Cloud", "PropertyList", "Defaults"]),
+        .testTarget(name: "CloudServerTests", dependencies: ["TestPrerequisites", "CloudServer", "Cloud", "PropertyList", "Platform"]),
+        .testTarget(name: "CloudPostgresTests", dependencies: ["TestPrerequisites", "CloudPostgres", "CloudServer", "Cloud", "PropertyList", "Platform"]),
         .testTarget(name: "TerminalTests", dependencies: ["Terminal", "TextSafety"]),
-        .testTarget(name: "ScreensTests", dependencies: ["Screens", "ScreensTesting", "Terminal", "TextSafety"]),
+        .testTarget(name: "ScreensTests", dependencies: ["TestPrerequisites", "Screens", "ScreensTesting", "Terminal", "TextSafety"]),
         .testTarget(name: "SettingsTests", dependencies: ["Settings", "Screens", "ScreensTesting", "Terminal", "Restoration", "Defaults", "PropertyList"]),
         .testTarget(name: "WonderlandAppTests", dependencies: ["WonderlandApp", "BookFront", "MapFront", "Screens", "Settings", "ScreensTesting", "Terminal", "Restoration", "Defaults", "PropertyList", "KeyedArchive", "Cloud", "CloudServer"]),
-        .testTarget(name: "DefaultsTests", dependencies: ["Defaults", "PropertyList", "KeyedArchive", "FileSafety", "PropertyListTestSupport", "SavedCollections"]),
-        .testTarget(name: "SavedCollectionsTests", dependencies: ["SavedCollections", "PropertyList"]),
+        .testTarget(name: "DefaultsTests", dependencies: ["TestPrerequisites", "Defaults", "PropertyList", "KeyedArchive", "FileSafety", "PropertyListTestSupport", "SavedCollections"]),
+        .testTarget(name: "SavedCollectionsTests", dependencies: ["TestPrerequisites", "SavedCollections", "PropertyList"]),
         .testTarget(name: "FileSafetyTests", dependencies: ["FileSafety"]),
         .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
-        .testTarget(name: "MapFrontTests", dependencies: ["MapFront", "Screens", "Settings", "ScreensTesting", "Terminal", "Defaults", "PropertyList", "KeyedArchive", "Restoration", "FileSafety"],
+        .testTarget(name: "MapFrontTests", dependencies: ["TestPrerequisites", "MapFront", "Screens", "Settings", "ScreensTesting", "Terminal", "Defaults", "PropertyList", "KeyedArchive", "Restoration", "FileSafety"],
                     // Read by path: gpsfake replays it.
                     exclude: ["Fixtures/paris-walk.nmea"]),
         // CZlib: the zip reader's tests deflate their own entries.

@@ -3,7 +3,7 @@ import Testing
 
 /// `scripts/install` with the binaries of this build: what it puts under a prefix, that the
 /// installed app runs and finds its helper there, and that `--uninstall` takes exactly that away.
-@Suite("scripts/install")
+@Suite("scripts/install", .whenEndToEndIsAskedFor)
 struct InstallScriptTests {
     static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let owned = [

@@ -1,51 +1,5 @@
 import Foundation
-import Testing
-
-/// A program or data from outside the package that a test needs, and how to get it. Plain
-/// `swift test` skips a test whose prerequisite is missing, with a comment saying so; scripts/test
-/// installs them all and sets WONDERLAND_REQUIRE_TOOLS=1, under which a missing one fails instead.
-/// Every test target with such tests keeps the same copy of this type and `requires(_:)` (test
-/// targets share code only through a target of their own), followed by its own prerequisites.
-struct Prerequisite: Sendable {
-    /// What the skip comment names.
-    let name: String
-    /// How to get it, as the skip comment says.
-    let remedy: String
-    let isPresent: @Sendable () -> Bool
-
-    /// A program the test starts by name, looked for on PATH as the shell would.
-    static func program(_ name: String, remedy: String) -> Prerequisite {
-        Prerequisite(name: name, remedy: remedy) {
-            let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-            return path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(name)") }
-        }
-    }
-
-    /// A file the test uses at a fixed path: a program it starts by path, or installed data.
-    static func file(_ path: String, named name: String? = nil, remedy: String) -> Prerequisite {
-        Prerequisite(name: name ?? path, remedy: remedy) { FileManager.default.fileExists(atPath: path) }
-    }
-}
-
-/// Why a test did not run although scripts/test asked for every prerequisite.
-struct MissingPrerequisite: Error, CustomStringConvertible {
-    let description: String
-}
-
-extension Trait where Self == ConditionTrait {
-    /// Runs the test when every one of `prerequisites` is here, and otherwise skips it naming
-    /// what is missing and how to get it — or, under WONDERLAND_REQUIRE_TOOLS=1, fails it, so a
-    /// machine scripts/test set up wrongly is never taken for one where everything passed.
-    static func requires(_ prerequisites: Prerequisite...) -> Self {
-        let missing = prerequisites.filter { !$0.isPresent() }
-        let reason = missing.map { "\($0.name) is missing: \($0.remedy)" }.joined(separator: "; ")
-        return .enabled(Comment(rawValue: reason)) {
-            guard !missing.isEmpty else { return true }
-            guard ProcessInfo.processInfo.environment["WONDERLAND_REQUIRE_TOOLS"] == "1" else { return false }
-            throw MissingPrerequisite(description: "\(reason) (WONDERLAND_REQUIRE_TOOLS=1: nothing may be skipped)")
-        }
-    }
-}
+import TestPrerequisites
 
 extension Prerequisite {
     /// The sqlite3 shell, which edits a database behind the library's back.
