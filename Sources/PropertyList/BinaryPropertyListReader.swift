@@ -216,10 +216,11 @@ private struct BinaryPropertyListParser {
         return Int(rawOffset)
     }
 
-    /// Integers of 1, 2 and 4 bytes are unsigned, 8 bytes signed two's complement, and 16 bytes
-    /// signed 128-bit, which Apple writes for values above Int64.max (high half zero) and
-    /// plistlib for negatives too. Those in Int64.min...UInt64.max are read; the rest of the
-    /// 128-bit range is a typed overflow rather than a silently wrapped number.
+    /// Integers of 1, 2 and 4 bytes are unsigned, 8 bytes signed two's complement. Apple writes
+    /// 16 bytes, high half zero, for values above Int64.max; reading any 16-byte integer, CF
+    /// keeps only the low 64 bits and takes them as unsigned (its 128-bit number gets a zero
+    /// high half whatever the file holds), so we read them the same way: a file means what it
+    /// means to Apple's own readers, and so writes back to the number they would write.
     private func integer(at start: Int, sizeExponent: Int) throws -> PropertyListValue {
         guard sizeExponent <= 4 else {
             throw Self.error(.unsupportedObject, "integer of 2^\(sizeExponent) bytes (at most 16)", at: start)
@@ -230,11 +231,7 @@ private struct BinaryPropertyListParser {
             let raw = Self.readUInt(bytes, at: start + 1, size: size)
             return .integer(size == 8 ? Int64(bitPattern: raw) : Int64(raw))
         }
-        let high = Self.readUInt(bytes, at: start + 1, size: 8)
-        let low = Self.readUInt(bytes, at: start + 9, size: 8)
-        if high == 0 { return .integer(unsigned: low) }
-        if high == UInt64.max, Int64(bitPattern: low) < 0 { return .integer(Int64(bitPattern: low)) }
-        throw Self.error(.integerOverflow, "16-byte integer lies outside \(Int64.min)...\(UInt64.max)", at: start)
+        return .integer(unsigned: Self.readUInt(bytes, at: start + 9, size: 8))
     }
 
     /// Reads an object's element count — in the marker's low nibble, or, when that is 0xF, in
