@@ -121,13 +121,13 @@ private struct BinaryPropertyListParser {
 
     /// The object at `index`, met inside `depth` containers, with its expanded footprint.
     private mutating func object(_ index: Int, depth: Int) throws -> (value: PropertyListValue, footprint: PropertyListFootprint) {
-        let start = try offset(of: index)
         if let cached = decoded[index] {
             guard depth + cached.footprint.height <= limits.maxDepth else {
-                throw Self.error(.tooDeep, limits.depthMessage, at: start)
+                throw Self.error(.tooDeep, limits.depthMessage, at: try offset(of: index))
             }
             return cached
         }
+        let start = try offset(of: index)
         distinctObjects += 1
         guard distinctObjects <= limits.maxObjects else {
             throw Self.error(.limitExceeded, "holds more than \(MessageText.grouped(limits.maxObjects)) distinct objects", at: start)
@@ -327,30 +327,61 @@ private struct BinaryPropertyListParser {
     }
 
     /// UTF-16BE with every surrogate checked for its partner: `String(decoding:)` would quietly
-    /// substitute U+FFFD, turning corrupt input into different data.
+    /// substitute U+FFFD, turning corrupt input into different data. Transcoded to UTF-8 in one
+    /// pass into the string's own storage, as the standard library's generic decoding of UTF-16
+    /// was the largest cost of reading a file of non-ASCII text.
     private func utf16(_ body: Int, count: Int) throws -> String {
-        var units = [UInt16](repeating: 0, count: count)
-        var i = 0
-        while i < count {
-            let unit = UInt16(bytes[body + 2 * i]) << 8 | UInt16(bytes[body + 2 * i + 1])
-            units[i] = unit
-            if unit & 0xFC00 == 0xD800 {
-                guard i + 1 < count else {
-                    throw Self.error(.invalidUTF16, "high surrogate at the end of a string", at: body + 2 * i)
+        guard count > 0 else { return "" }
+        var failure: (message: String, offset: Int)?
+        let text = String(unsafeUninitializedCapacity: count * 3) { utf8 in
+            var i = 0
+            var o = 0
+            while i < count {
+                let unit = unit16(at: body + 2 * i)
+                if unit < 0x80 {
+                    utf8[o] = UInt8(unit)
+                    o += 1
+                } else if unit < 0x800 {
+                    utf8[o] = UInt8(0xC0 | unit >> 6)
+                    utf8[o + 1] = UInt8(0x80 | unit & 0x3F)
+                    o += 2
+                } else if unit & 0xFC00 == 0xD800 {
+                    guard i + 1 < count else {
+                        failure = ("high surrogate at the end of a string", body + 2 * i)
+                        return 0
+                    }
+                    let next = unit16(at: body + 2 * i + 2)
+                    guard next & 0xFC00 == 0xDC00 else {
+                        failure = ("high surrogate not followed by a low surrogate", body + 2 * i)
+                        return 0
+                    }
+                    let scalar = 0x10000 + ((unit - 0xD800) << 10) + (next - 0xDC00)
+                    utf8[o] = UInt8(0xF0 | scalar >> 18)
+                    utf8[o + 1] = UInt8(0x80 | scalar >> 12 & 0x3F)
+                    utf8[o + 2] = UInt8(0x80 | scalar >> 6 & 0x3F)
+                    utf8[o + 3] = UInt8(0x80 | scalar & 0x3F)
+                    o += 4
+                    i += 1
+                } else if unit & 0xFC00 == 0xDC00 {
+                    failure = ("low surrogate without a high surrogate", body + 2 * i)
+                    return 0
+                } else {
+                    utf8[o] = UInt8(0xE0 | unit >> 12)
+                    utf8[o + 1] = UInt8(0x80 | unit >> 6 & 0x3F)
+                    utf8[o + 2] = UInt8(0x80 | unit & 0x3F)
+                    o += 3
                 }
-                let next = UInt16(bytes[body + 2 * i + 2]) << 8 | UInt16(bytes[body + 2 * i + 3])
-                guard next & 0xFC00 == 0xDC00 else {
-                    throw Self.error(.invalidUTF16, "high surrogate not followed by a low surrogate", at: body + 2 * i)
-                }
-                units[i + 1] = next
-                i += 2
-            } else if unit & 0xFC00 == 0xDC00 {
-                throw Self.error(.invalidUTF16, "low surrogate without a high surrogate", at: body + 2 * i)
-            } else {
                 i += 1
             }
+            return o
         }
-        return String(decoding: units, as: UTF16.self)
+        if let failure { throw Self.error(.invalidUTF16, failure.message, at: failure.offset) }
+        return text
+    }
+
+    @inline(__always)
+    private func unit16(at position: Int) -> UInt32 {
+        UInt32(bytes[position]) << 8 | UInt32(bytes[position + 1])
     }
 
     // MARK: Helpers
