@@ -37,6 +37,14 @@ public enum BinaryPropertyListReader {
     }
 }
 
+/// How far reading an object has got.
+private enum ObjectState: UInt8 {
+    case unread
+    /// Its elements are being read: it is on the current path.
+    case reading
+    case read
+}
+
 private struct BinaryPropertyListParser {
     private let bytes: UnsafeRawBufferPointer
     private let limits: PropertyListLimits
@@ -50,10 +58,13 @@ private struct BinaryPropertyListParser {
     /// referenced many times is decoded once and shared (Swift's copy-on-write storage), and its
     /// footprint is added at every use, so the expanded size of the whole value is known, and
     /// checked against the limits, after work proportional to the file rather than the expansion.
-    private var decoded: [(value: PropertyListValue, footprint: PropertyListFootprint)?]
+    /// Kept as plain arrays, not optional tuples, which the runtime destroys element by element
+    /// through generic tuple metadata: for a file of a million objects that was a real cost.
+    private var values: [PropertyListValue]
+    private var footprints: [PropertyListFootprint]
+    /// Where each object stands; meeting one being read means a reference cycle.
+    private var states: [ObjectState]
     private var distinctObjects = 0
-    /// Objects being decoded on the current path; meeting one again means a reference cycle.
-    private var inProgress: [Bool]
     private(set) var warnings = PropertyListWarnings()
 
     init(bytes: UnsafeRawBufferPointer, limits: PropertyListLimits) throws {
@@ -109,8 +120,9 @@ private struct BinaryPropertyListParser {
                              at: trailer + 16)
         }
         topObject = Int(rawTop)
-        decoded = Array(repeating: nil, count: objectCount)
-        inProgress = Array(repeating: false, count: objectCount)
+        values = Array(repeating: .boolean(false), count: objectCount)
+        footprints = Array(repeating: PropertyListFootprint(), count: objectCount)
+        states = Array(repeating: .unread, count: objectCount)
     }
 
     mutating func readTopObject() throws -> PropertyListValue {
@@ -121,11 +133,11 @@ private struct BinaryPropertyListParser {
 
     /// The object at `index`, met inside `depth` containers, with its expanded footprint.
     private mutating func object(_ index: Int, depth: Int) throws -> (value: PropertyListValue, footprint: PropertyListFootprint) {
-        if let cached = decoded[index] {
-            guard depth + cached.footprint.height <= limits.maxDepth else {
+        if states[index] == .read {
+            guard depth + footprints[index].height <= limits.maxDepth else {
                 throw Self.error(.tooDeep, limits.depthMessage, at: try offset(of: index))
             }
-            return cached
+            return (values[index], footprints[index])
         }
         let start = try offset(of: index)
         distinctObjects += 1
@@ -161,7 +173,8 @@ private struct BinaryPropertyListParser {
             value = .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: Self.readUInt(bytes, at: start + 1, size: 8))))
         case 0x4:
             let (count, body) = try length(at: start, low: low, unitSize: 1)
-            value = .data(Data(bytes[body..<body + count]))
+            // From the raw pointer: built from a slice, `Data` takes a generic path per object.
+            value = .data(count == 0 ? Data() : Data(bytes: bytes.baseAddress! + body, count: count))
         case 0x5:
             let (count, body) = try length(at: start, low: low, unitSize: 1)
             value = .string(try ascii(body, count: count))
@@ -179,11 +192,11 @@ private struct BinaryPropertyListParser {
             guard depth < limits.maxDepth else {
                 throw Self.error(.tooDeep, limits.depthMessage, at: start)
             }
-            guard !inProgress[index] else {
+            guard states[index] != .reading else {
                 throw Self.error(.referenceCycle, "object \(index) contains itself", at: start)
             }
-            inProgress[index] = true
-            defer { inProgress[index] = false }
+            states[index] = .reading
+            defer { states[index] = .unread }
             if marker >> 4 == 0xA {
                 let (count, body) = try length(at: start, low: low, unitSize: objectRefSize)
                 let (elements, size) = try array(body, count: count, depth: depth + 1, at: start)
@@ -200,7 +213,9 @@ private struct BinaryPropertyListParser {
         }
         let size = footprint ?? .of(value)
         if let problem = limits.problem(with: size) { throw Self.error(.limitExceeded, problem, at: start) }
-        decoded[index] = (value, size)
+        values[index] = value
+        footprints[index] = size
+        states[index] = .read
         return (value, size)
     }
 

@@ -25,10 +25,14 @@ struct DictionaryKeyOrder {
             keys.append(Self.key(dictionary.keys[position], at: position))
             dictionary.formIndex(after: &position)
         }
-        keys[base...].sort { a, b in
-            if a.prefix != b.prefix { return a.prefix < b.prefix }
-            if a.length <= 8, b.length <= 8 { return a.length < b.length }
-            return dictionary.keys[a.position].utf8.lexicographicallyPrecedes(dictionary.keys[b.position].utf8)
+        // Sorted through a pointer: sorting `keys[base...]` would copy the whole array first.
+        keys.withUnsafeMutableBufferPointer { all in
+            var own = UnsafeMutableBufferPointer(rebasing: all[base...])
+            own.sort { a, b in
+                if a.prefix != b.prefix { return a.prefix < b.prefix }
+                if a.length <= 8, b.length <= 8 { return a.length < b.length }
+                return dictionary.keys[a.position].utf8.lexicographicallyPrecedes(dictionary.keys[b.position].utf8)
+            }
         }
         return base..<keys.count
     }
@@ -38,20 +42,22 @@ struct DictionaryKeyOrder {
 
     /// Gives back the space of the last range `sort` returned.
     mutating func release(_ range: Range<Int>) {
-        keys.removeSubrange(range)
+        keys.removeLast(range.count)
     }
 
     /// The first eight UTF-8 bytes as a big-endian number, zero-filled: two keys whose first
     /// eight bytes differ compare as those numbers do.
     private static func key(_ text: String, at position: Dictionary<String, PropertyListValue>.Index) -> Key {
+        let utf8 = text.utf8
+        let prefix = utf8.withContiguousStorageIfAvailable(prefix) ?? prefix(Array(utf8.prefix(8)))
+        return Key(prefix: prefix, length: utf8.count, position: position)
+    }
+
+    private static func prefix<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes) -> UInt64 where Bytes.Index == Int {
+        let taken = Swift.min(8, bytes.count)
+        guard taken > 0 else { return 0 }
         var prefix: UInt64 = 0
-        var taken = 0
-        for byte in text.utf8 {
-            guard taken < 8 else { break }
-            prefix = prefix << 8 | UInt64(byte)
-            taken += 1
-        }
-        if taken < 8 { prefix = taken == 0 ? 0 : prefix << (8 * UInt64(8 - taken)) }
-        return Key(prefix: prefix, length: text.utf8.count, position: position)
+        for i in bytes.startIndex..<bytes.startIndex + taken { prefix = prefix << 8 | UInt64(bytes[i]) }
+        return prefix << (8 * UInt64(8 - taken))
     }
 }

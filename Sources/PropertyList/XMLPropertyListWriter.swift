@@ -48,9 +48,13 @@ private final class XMLWriter {
             out.append("</real>\n")
         case .boolean(let b): out.append(b ? "<true/>\n" : "<false/>\n")
         case .date(let d):
-            guard let text = ISO8601Date.format(d) else { throw unwritableDate(d) }
             out.append("<date>")
-            out.append(text)
+            var written = false
+            out.append(atMost: ISO8601Date.formattedLength) { place in
+                written = ISO8601Date.write(d, into: place)
+                return written ? ISO8601Date.formattedLength : 0
+            }
+            guard written else { throw unwritableDate(d) }
             out.append("</date>\n")
         case .data(let d):
             out.append("<data>")
