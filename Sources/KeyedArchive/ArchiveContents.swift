@@ -1,7 +1,8 @@
 import PropertyList
 
 /// A keyed archive's structure, checked once up front: the header, `$objects` starting with
-/// "$null", every UID in range and every `$class` pointing at a well-formed class description.
+/// "$null", every UID in range, every `$class` pointing at a well-formed class description and
+/// every entry a shape NSKeyedUnarchiver decodes as an object (see `ArchiveEntryShapes`).
 ///
 /// Checking eagerly means a damaged file is reported with the index of the bad entry before
 /// any object is built, and the decoder and `wonderland plist print` can index `$objects`
@@ -45,12 +46,14 @@ public struct ArchiveContents: Sendable {
             }
         }
         var classNames = [String?](repeating: nil, count: objects.count)
+        var classDescriptions = Set<Int>()
         for (index, entry) in objects.enumerated() {
             do {
-                try walk.check(entry, depth: 0)
+                try walk.checkEntry(entry)
                 if case .dictionary(let fields) = entry {
                     if let classRef = fields[ArchiveFormat.classKey] {
                         classNames[index] = try Self.className(classRef, in: objects)
+                        if case .uid(let uid) = classRef { classDescriptions.insert(Int(uid)) }
                     } else if fields[ArchiveFormat.classNameKey] != nil {
                         _ = try Self.classDescription(entry)
                     }
@@ -59,6 +62,8 @@ public struct ArchiveContents: Sendable {
                 throw error.inObject(index)
             }
         }
+        try ArchiveEntryShapes.check(objects, top: top, classDescriptions: classDescriptions,
+                                     referencedAsValue: walk.referencedAsValue)
         self.top = top
         self.objects = objects
         self.classNames = classNames
@@ -126,19 +131,36 @@ private struct UIDCheck {
     let count: Int
     let limits: PropertyListLimits
     private var visited = 0
+    /// Entries some UID other than an object's `$class` points at: those are read as objects,
+    /// so a class description among them is a description standing where an object belongs.
+    private(set) var referencedAsValue: [Bool]
 
     init(count: Int, limits: PropertyListLimits) {
         self.count = count
         self.limits = limits
+        referencedAsValue = Array(repeating: false, count: count)
     }
 
-    mutating func check(_ value: PropertyListValue, depth: Int) throws {
+    /// An `$objects` entry: its own `$class` names a class description, not an object.
+    mutating func checkEntry(_ entry: PropertyListValue) throws {
+        guard case .dictionary(let fields) = entry else { return try check(entry, depth: 0) }
+        visited += 1
+        guard visited <= limits.maxExpandedElements else { throw ArchiveError(.tooManyValues(limit: limits.maxExpandedElements)) }
+        for (key, item) in fields {
+            do { try check(item, depth: 1, isClassReference: key == ArchiveFormat.classKey) } catch let error as ArchiveError {
+                throw error.under(key)
+            }
+        }
+    }
+
+    mutating func check(_ value: PropertyListValue, depth: Int, isClassReference: Bool = false) throws {
         guard depth < limits.maxDepth else { throw ArchiveError(.nestingTooDeep(limit: limits.maxDepth)) }
         visited += 1
         guard visited <= limits.maxExpandedElements else { throw ArchiveError(.tooManyValues(limit: limits.maxExpandedElements)) }
         switch value {
         case .uid(let uid):
             guard uid < UInt64(count) else { throw ArchiveError(.uidOutOfRange(uid: uid, objectCount: count)) }
+            if !isClassReference { referencedAsValue[Int(uid)] = true }
         case .array(let items):
             for (position, item) in items.enumerated() {
                 do { try check(item, depth: depth + 1) } catch let error as ArchiveError {

@@ -18,6 +18,9 @@ public struct ArchiveError: Error, Equatable, CustomStringConvertible {
         case uidOutOfRange(uid: UInt64, objectCount: Int)
         /// An object's `$class` entry is not a UID to a well-formed class description.
         case malformedClass(String)
+        /// An `$objects` entry is a shape NSKeyedUnarchiver cannot decode as an object (a plain
+        /// array, a dictionary without `$class`, a UID); the text says which.
+        case notAnObject(String)
         /// The archive names a class the caller did not allow.
         case classNotAllowed(String)
         /// The stored value is not what was asked for (types, class names or shapes).
@@ -82,6 +85,7 @@ public struct ArchiveError: Error, Equatable, CustomStringConvertible {
         case .uidOutOfRange(let uid, let count):
             return "UID \(uid) is out of range ($objects has \(count) entries)"
         case .malformedClass(let reason): return "malformed $class: \(MessageText.excerpt(reason))"
+        case .notAnObject(let shape): return "$objects entry is \(shape), which no unarchiver decodes as an object"
         case .classNotAllowed(let name): return "class \(MessageText.excerpt(name)) is not allowed"
         case .typeMismatch(let expected, let found): return "expected \(expected), found \(MessageText.excerpt(found))"
         case .cyclicValue: return "container refers to itself"

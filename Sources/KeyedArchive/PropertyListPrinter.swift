@@ -182,7 +182,12 @@ public final class PropertyListPrinter {
         guard let contents, index != 0 else { try output.append("nil"); return }
         let entry = contents.objects[index]
         guard let className = contents.classNames[index], case .dictionary(let fields) = entry else {
-            try scalar(entry)
+            // `ArchiveContents` lets no bare container through as an object; were one to come,
+            // it shows as what it is, never as nothing.
+            switch entry {
+            case .array, .dictionary: try plain(entry, indent: indent)
+            default: try scalar(entry)
+            }
             return
         }
         let shownName = MessageText.excerpt(className)

@@ -15,25 +15,35 @@ enum Base64 {
     private static let pad: UInt8 = 0xFD
     private static let bad: UInt8 = 0xFF
 
-    static func encode(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+    /// The encoded length of `count` bytes, padding included.
+    static func encodedCount(_ count: Int) -> Int { (count + 2) / 3 * 4 }
+
+    /// Writes the encoding of `bytes` at the start of `out`, which holds at least
+    /// `encodedCount(bytes.count)` bytes, and returns how many it wrote.
+    static func encode(_ bytes: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer) -> Int {
         alphabet.withUnsafeBufferPointer { a in
             var i = 0
+            var o = 0
             let n = bytes.count
             while i + 3 <= n {
                 let v = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i + 2])
-                out.append(a[Int(v >> 18)]); out.append(a[Int(v >> 12 & 63)])
-                out.append(a[Int(v >> 6 & 63)]); out.append(a[Int(v & 63)])
+                out[o] = a[Int(v >> 18)]; out[o + 1] = a[Int(v >> 12 & 63)]
+                out[o + 2] = a[Int(v >> 6 & 63)]; out[o + 3] = a[Int(v & 63)]
                 i += 3
+                o += 4
             }
             if n - i == 1 {
                 let v = UInt32(bytes[i]) << 16
-                out.append(a[Int(v >> 18)]); out.append(a[Int(v >> 12 & 63)])
-                out.append(UInt8(ascii: "=")); out.append(UInt8(ascii: "="))
+                out[o] = a[Int(v >> 18)]; out[o + 1] = a[Int(v >> 12 & 63)]
+                out[o + 2] = UInt8(ascii: "="); out[o + 3] = UInt8(ascii: "=")
+                o += 4
             } else if n - i == 2 {
                 let v = UInt32(bytes[i]) << 16 | UInt32(bytes[i + 1]) << 8
-                out.append(a[Int(v >> 18)]); out.append(a[Int(v >> 12 & 63)])
-                out.append(a[Int(v >> 6 & 63)]); out.append(UInt8(ascii: "="))
+                out[o] = a[Int(v >> 18)]; out[o + 1] = a[Int(v >> 12 & 63)]
+                out[o + 2] = a[Int(v >> 6 & 63)]; out[o + 3] = UInt8(ascii: "=")
+                o += 4
             }
+            return o
         }
     }
 

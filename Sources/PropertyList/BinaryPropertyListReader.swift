@@ -37,6 +37,14 @@ public enum BinaryPropertyListReader {
     }
 }
 
+/// How far reading an object has got.
+private enum ObjectState: UInt8 {
+    case unread
+    /// Its elements are being read: it is on the current path.
+    case reading
+    case read
+}
+
 private struct BinaryPropertyListParser {
     private let bytes: UnsafeRawBufferPointer
     private let limits: PropertyListLimits
@@ -50,10 +58,13 @@ private struct BinaryPropertyListParser {
     /// referenced many times is decoded once and shared (Swift's copy-on-write storage), and its
     /// footprint is added at every use, so the expanded size of the whole value is known, and
     /// checked against the limits, after work proportional to the file rather than the expansion.
-    private var decoded: [(value: PropertyListValue, footprint: PropertyListFootprint)?]
+    /// Kept as plain arrays, not optional tuples, which the runtime destroys element by element
+    /// through generic tuple metadata: for a file of a million objects that was a real cost.
+    private var values: [PropertyListValue]
+    private var footprints: [PropertyListFootprint]
+    /// Where each object stands; meeting one being read means a reference cycle.
+    private var states: [ObjectState]
     private var distinctObjects = 0
-    /// Objects being decoded on the current path; meeting one again means a reference cycle.
-    private var inProgress: [Bool]
     private(set) var warnings = PropertyListWarnings()
 
     init(bytes: UnsafeRawBufferPointer, limits: PropertyListLimits) throws {
@@ -109,8 +120,9 @@ private struct BinaryPropertyListParser {
                              at: trailer + 16)
         }
         topObject = Int(rawTop)
-        decoded = Array(repeating: nil, count: objectCount)
-        inProgress = Array(repeating: false, count: objectCount)
+        values = Array(repeating: .boolean(false), count: objectCount)
+        footprints = Array(repeating: PropertyListFootprint(), count: objectCount)
+        states = Array(repeating: .unread, count: objectCount)
     }
 
     mutating func readTopObject() throws -> PropertyListValue {
@@ -121,13 +133,13 @@ private struct BinaryPropertyListParser {
 
     /// The object at `index`, met inside `depth` containers, with its expanded footprint.
     private mutating func object(_ index: Int, depth: Int) throws -> (value: PropertyListValue, footprint: PropertyListFootprint) {
-        let start = try offset(of: index)
-        if let cached = decoded[index] {
-            guard depth + cached.footprint.height <= limits.maxDepth else {
-                throw Self.error(.tooDeep, limits.depthMessage, at: start)
+        if states[index] == .read {
+            guard depth + footprints[index].height <= limits.maxDepth else {
+                throw Self.error(.tooDeep, limits.depthMessage, at: try offset(of: index))
             }
-            return cached
+            return (values[index], footprints[index])
         }
+        let start = try offset(of: index)
         distinctObjects += 1
         guard distinctObjects <= limits.maxObjects else {
             throw Self.error(.limitExceeded, "holds more than \(MessageText.grouped(limits.maxObjects)) distinct objects", at: start)
@@ -161,7 +173,8 @@ private struct BinaryPropertyListParser {
             value = .date(Date(timeIntervalSinceReferenceDate: Double(bitPattern: Self.readUInt(bytes, at: start + 1, size: 8))))
         case 0x4:
             let (count, body) = try length(at: start, low: low, unitSize: 1)
-            value = .data(Data(bytes[body..<body + count]))
+            // From the raw pointer: built from a slice, `Data` takes a generic path per object.
+            value = .data(count == 0 ? Data() : Data(bytes: bytes.baseAddress! + body, count: count))
         case 0x5:
             let (count, body) = try length(at: start, low: low, unitSize: 1)
             value = .string(try ascii(body, count: count))
@@ -179,11 +192,11 @@ private struct BinaryPropertyListParser {
             guard depth < limits.maxDepth else {
                 throw Self.error(.tooDeep, limits.depthMessage, at: start)
             }
-            guard !inProgress[index] else {
+            guard states[index] != .reading else {
                 throw Self.error(.referenceCycle, "object \(index) contains itself", at: start)
             }
-            inProgress[index] = true
-            defer { inProgress[index] = false }
+            states[index] = .reading
+            defer { states[index] = .unread }
             if marker >> 4 == 0xA {
                 let (count, body) = try length(at: start, low: low, unitSize: objectRefSize)
                 let (elements, size) = try array(body, count: count, depth: depth + 1, at: start)
@@ -200,7 +213,9 @@ private struct BinaryPropertyListParser {
         }
         let size = footprint ?? .of(value)
         if let problem = limits.problem(with: size) { throw Self.error(.limitExceeded, problem, at: start) }
-        decoded[index] = (value, size)
+        values[index] = value
+        footprints[index] = size
+        states[index] = .read
         return (value, size)
     }
 
@@ -216,10 +231,11 @@ private struct BinaryPropertyListParser {
         return Int(rawOffset)
     }
 
-    /// Integers of 1, 2 and 4 bytes are unsigned, 8 bytes signed two's complement, and 16 bytes
-    /// signed 128-bit, which Apple writes for values above Int64.max (high half zero) and
-    /// plistlib for negatives too. Those in Int64.min...UInt64.max are read; the rest of the
-    /// 128-bit range is a typed overflow rather than a silently wrapped number.
+    /// Integers of 1, 2 and 4 bytes are unsigned, 8 bytes signed two's complement. Apple writes
+    /// 16 bytes, high half zero, for values above Int64.max; reading any 16-byte integer, CF
+    /// keeps only the low 64 bits and takes them as unsigned (its 128-bit number gets a zero
+    /// high half whatever the file holds), so we read them the same way: a file means what it
+    /// means to Apple's own readers, and so writes back to the number they would write.
     private func integer(at start: Int, sizeExponent: Int) throws -> PropertyListValue {
         guard sizeExponent <= 4 else {
             throw Self.error(.unsupportedObject, "integer of 2^\(sizeExponent) bytes (at most 16)", at: start)
@@ -230,11 +246,7 @@ private struct BinaryPropertyListParser {
             let raw = Self.readUInt(bytes, at: start + 1, size: size)
             return .integer(size == 8 ? Int64(bitPattern: raw) : Int64(raw))
         }
-        let high = Self.readUInt(bytes, at: start + 1, size: 8)
-        let low = Self.readUInt(bytes, at: start + 9, size: 8)
-        if high == 0 { return .integer(unsigned: low) }
-        if high == UInt64.max, Int64(bitPattern: low) < 0 { return .integer(Int64(bitPattern: low)) }
-        throw Self.error(.integerOverflow, "16-byte integer lies outside \(Int64.min)...\(UInt64.max)", at: start)
+        return .integer(unsigned: Self.readUInt(bytes, at: start + 9, size: 8))
     }
 
     /// Reads an object's element count — in the marker's low nibble, or, when that is 0xF, in
@@ -330,30 +342,61 @@ private struct BinaryPropertyListParser {
     }
 
     /// UTF-16BE with every surrogate checked for its partner: `String(decoding:)` would quietly
-    /// substitute U+FFFD, turning corrupt input into different data.
+    /// substitute U+FFFD, turning corrupt input into different data. Transcoded to UTF-8 in one
+    /// pass into the string's own storage, as the standard library's generic decoding of UTF-16
+    /// was the largest cost of reading a file of non-ASCII text.
     private func utf16(_ body: Int, count: Int) throws -> String {
-        var units = [UInt16](repeating: 0, count: count)
-        var i = 0
-        while i < count {
-            let unit = UInt16(bytes[body + 2 * i]) << 8 | UInt16(bytes[body + 2 * i + 1])
-            units[i] = unit
-            if unit & 0xFC00 == 0xD800 {
-                guard i + 1 < count else {
-                    throw Self.error(.invalidUTF16, "high surrogate at the end of a string", at: body + 2 * i)
+        guard count > 0 else { return "" }
+        var failure: (message: String, offset: Int)?
+        let text = String(unsafeUninitializedCapacity: count * 3) { utf8 in
+            var i = 0
+            var o = 0
+            while i < count {
+                let unit = unit16(at: body + 2 * i)
+                if unit < 0x80 {
+                    utf8[o] = UInt8(unit)
+                    o += 1
+                } else if unit < 0x800 {
+                    utf8[o] = UInt8(0xC0 | unit >> 6)
+                    utf8[o + 1] = UInt8(0x80 | unit & 0x3F)
+                    o += 2
+                } else if unit & 0xFC00 == 0xD800 {
+                    guard i + 1 < count else {
+                        failure = ("high surrogate at the end of a string", body + 2 * i)
+                        return 0
+                    }
+                    let next = unit16(at: body + 2 * i + 2)
+                    guard next & 0xFC00 == 0xDC00 else {
+                        failure = ("high surrogate not followed by a low surrogate", body + 2 * i)
+                        return 0
+                    }
+                    let scalar = 0x10000 + ((unit - 0xD800) << 10) + (next - 0xDC00)
+                    utf8[o] = UInt8(0xF0 | scalar >> 18)
+                    utf8[o + 1] = UInt8(0x80 | scalar >> 12 & 0x3F)
+                    utf8[o + 2] = UInt8(0x80 | scalar >> 6 & 0x3F)
+                    utf8[o + 3] = UInt8(0x80 | scalar & 0x3F)
+                    o += 4
+                    i += 1
+                } else if unit & 0xFC00 == 0xDC00 {
+                    failure = ("low surrogate without a high surrogate", body + 2 * i)
+                    return 0
+                } else {
+                    utf8[o] = UInt8(0xE0 | unit >> 12)
+                    utf8[o + 1] = UInt8(0x80 | unit >> 6 & 0x3F)
+                    utf8[o + 2] = UInt8(0x80 | unit & 0x3F)
+                    o += 3
                 }
-                let next = UInt16(bytes[body + 2 * i + 2]) << 8 | UInt16(bytes[body + 2 * i + 3])
-                guard next & 0xFC00 == 0xDC00 else {
-                    throw Self.error(.invalidUTF16, "high surrogate not followed by a low surrogate", at: body + 2 * i)
-                }
-                units[i + 1] = next
-                i += 2
-            } else if unit & 0xFC00 == 0xDC00 {
-                throw Self.error(.invalidUTF16, "low surrogate without a high surrogate", at: body + 2 * i)
-            } else {
                 i += 1
             }
+            return o
         }
-        return String(decoding: units, as: UTF16.self)
+        if let failure { throw Self.error(.invalidUTF16, failure.message, at: failure.offset) }
+        return text
+    }
+
+    @inline(__always)
+    private func unit16(at position: Int) -> UInt32 {
+        UInt32(bytes[position]) << 8 | UInt32(bytes[position + 1])
     }
 
     // MARK: Helpers

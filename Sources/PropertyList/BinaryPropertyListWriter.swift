@@ -116,7 +116,8 @@ private struct ObjectFlattener {
 /// Entries sorted by key in Unicode code point (UTF-8 byte) order, the order plistlib uses,
 /// rather than Swift's `<`, which compares canonical forms and so can tie distinct keys.
 func sortedEntries(_ dictionary: [String: PropertyListValue]) -> [(key: String, value: PropertyListValue)] {
-    dictionary.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+    var order = DictionaryKeyOrder()
+    return order.sort(dictionary).map { dictionary[order[$0]] }
 }
 
 private struct ObjectTableWriter {

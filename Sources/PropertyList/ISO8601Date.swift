@@ -25,24 +25,46 @@ public enum ISO8601Date {
     /// Formats whole seconds (rounded down, as Apple does); nil for dates outside years 0...9999,
     /// which the four-digit form cannot express.
     public static func format(_ date: Date) -> String? {
+        var written = false
+        let text = String(unsafeUninitializedCapacity: formattedLength) { out in
+            written = write(date, into: UnsafeMutableRawBufferPointer(out))
+            return written ? formattedLength : 0
+        }
+        return written ? text : nil
+    }
+
+    /// The length of every formatted date: `YYYY-MM-DDTHH:MM:SSZ`.
+    static let formattedLength = 20
+
+    /// Writes the formatted date into the first `formattedLength` bytes of `out`; false (and
+    /// nothing meaningful written) for a date `format` refuses. The XML writer puts dates
+    /// straight into its output this way, with no string in between.
+    static func write(_ date: Date, into out: UnsafeMutableRawBufferPointer) -> Bool {
         let interval = date.timeIntervalSinceReferenceDate.rounded(.down)
         // Years 0...9999 span roughly ±2.5e11 seconds around 2001; beyond that (and for NaN)
         // the four-digit year cannot hold the value.
-        guard interval.isFinite, abs(interval) < 3.2e11 else { return nil }
+        guard interval.isFinite, abs(interval) < 3.2e11, out.count >= formattedLength else { return false }
         let unix = Int64(interval) + unixToReference
         let days = unix >= 0 ? unix / 86_400 : (unix - 86_399) / 86_400
         let secondsOfDay = unix - days * 86_400
         let (year, month, day) = civilFromDays(days)
-        guard (0...9999).contains(year) else { return nil }
-        var out = [UInt8]()
-        out.reserveCapacity(20)
-        append(&out, year, width: 4); out.append(UInt8(ascii: "-"))
-        append(&out, month, width: 2); out.append(UInt8(ascii: "-"))
-        append(&out, day, width: 2); out.append(UInt8(ascii: "T"))
-        append(&out, secondsOfDay / 3_600, width: 2); out.append(UInt8(ascii: ":"))
-        append(&out, secondsOfDay / 60 % 60, width: 2); out.append(UInt8(ascii: ":"))
-        append(&out, secondsOfDay % 60, width: 2); out.append(UInt8(ascii: "Z"))
-        return String(decoding: out, as: UTF8.self)
+        guard year >= 0, year <= 9999 else { return false }
+        put(year, width: 4, at: 0, in: out); out[4] = UInt8(ascii: "-")
+        put(month, width: 2, at: 5, in: out); out[7] = UInt8(ascii: "-")
+        put(day, width: 2, at: 8, in: out); out[10] = UInt8(ascii: "T")
+        put(secondsOfDay / 3_600, width: 2, at: 11, in: out); out[13] = UInt8(ascii: ":")
+        put(secondsOfDay / 60 % 60, width: 2, at: 14, in: out); out[16] = UInt8(ascii: ":")
+        put(secondsOfDay % 60, width: 2, at: 17, in: out); out[19] = UInt8(ascii: "Z")
+        return true
+    }
+
+    /// `value`'s last `width` decimal digits, zero-padded, at `offset`.
+    private static func put(_ value: Int64, width: Int, at offset: Int, in out: UnsafeMutableRawBufferPointer) {
+        var remaining = value
+        for position in stride(from: offset + width - 1, through: offset, by: -1) {
+            out[position] = UInt8(ascii: "0") + UInt8(remaining % 10)
+            remaining /= 10
+        }
     }
 
     private static func digits(_ b: UnsafeRawBufferPointer, _ start: Int, _ count: Int) -> Int64? {
@@ -53,15 +75,6 @@ public enum ISO8601Date {
             value = value * 10 + Int64(d)
         }
         return value
-    }
-
-    private static func append(_ out: inout [UInt8], _ value: Int64, width: Int) {
-        var divisor: Int64 = 1
-        for _ in 1..<width { divisor *= 10 }
-        while divisor > 0 {
-            out.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-            divisor /= 10
-        }
     }
 
     private static func daysIn(month: Int64, year: Int64) -> Int64 {

@@ -4,7 +4,7 @@ import FoundationEssentials
 /// dictionaries for UIDs. Data is one base64 line (every reader accepts that) and dates are
 /// whole seconds, the only precision the format has.
 public enum XMLPropertyListWriter {
-    static let header = """
+    static let header: StaticString = """
         <?xml version="1.0" encoding="UTF-8"?>
         <!DOCTYPE plist PUBLIC "-//Apple//DTD PLIST 1.0//EN" "http://www.apple.com/DTDs/PropertyList-1.0.dtd">
         <plist version="1.0">
@@ -16,34 +16,52 @@ public enum XMLPropertyListWriter {
     /// - Throws: ``PropertyListError`` for a value no property list may hold (see
     ///   ``PropertyListValue/storageProblem``), or a UID too big for an XML `<integer>`.
     public static func data(from value: PropertyListValue) throws -> Data {
-        var writer = XMLWriter()
-        writer.out.append(contentsOf: header.utf8)
+        let writer = XMLWriter()
+        writer.out.append(header)
         try writer.write(value, depth: 0)
-        writer.out.append(contentsOf: "</plist>\n".utf8)
-        return Data(writer.out)
+        writer.out.append("</plist>\n")
+        return writer.out.takeData()
     }
 }
 
-private struct XMLWriter {
-    var out: [UInt8] = []
+/// Every piece goes straight into one byte buffer: no intermediate strings for numbers, tags
+/// or indents, since a 10 MB file is millions of such pieces.
+private final class XMLWriter {
+    let out = XMLOutputBuffer()
+    private var keyOrder = DictionaryKeyOrder()
 
-    init() { out.reserveCapacity(4096) }
-
-    mutating func write(_ value: PropertyListValue, depth: Int) throws {
+    func write(_ value: PropertyListValue, depth: Int) throws {
         indent(depth)
         switch value {
-        case .string(let s): element("string", escaping: s)
-        case .integer(let i): element("integer", ascii: String(i))
-        case .unsignedInteger(let u): element("integer", ascii: String(u))
-        case .real(let r): element("real", ascii: Self.format(r))
-        case .boolean(let b): out.append(contentsOf: (b ? "<true/>\n" : "<false/>\n").utf8)
+        case .string(let s): element("<string>", escaping: s, "</string>\n")
+        case .integer(let i):
+            out.append("<integer>")
+            out.appendDecimal(i)
+            out.append("</integer>\n")
+        case .unsignedInteger(let u):
+            out.append("<integer>")
+            out.appendDecimal(u)
+            out.append("</integer>\n")
+        case .real(let r):
+            out.append("<real>")
+            out.append(Self.format(r))
+            out.append("</real>\n")
+        case .boolean(let b): out.append(b ? "<true/>\n" : "<false/>\n")
         case .date(let d):
-            guard let text = ISO8601Date.format(d) else { throw unwritableDate(d) }
-            element("date", ascii: text)
+            out.append("<date>")
+            var written = false
+            out.append(atMost: ISO8601Date.formattedLength) { place in
+                written = ISO8601Date.write(d, into: place)
+                return written ? ISO8601Date.formattedLength : 0
+            }
+            guard written else { throw unwritableDate(d) }
+            out.append("</date>\n")
         case .data(let d):
-            out.append(contentsOf: "<data>".utf8)
-            d.withUnsafeBytes { Base64.encode($0, into: &out) }
-            out.append(contentsOf: "</data>\n".utf8)
+            out.append("<data>")
+            d.withUnsafeBytes { bytes in
+                out.append(atMost: Base64.encodedCount(bytes.count)) { Base64.encode(bytes, into: $0) }
+            }
+            out.append("</data>\n")
         case .uid(let u):
             // Apple writes a UID as a one-entry dictionary; its readers turn it back into a UID.
             // CF reads the <integer> inside as signed, and ours makes a UID again only of an Int64.
@@ -51,37 +69,42 @@ private struct XMLWriter {
                 throw PropertyListError(.unrepresentableValue, "UID \(u) does not fit an XML <integer>",
                                         position: 0, unit: .none)
             }
-            out.append(contentsOf: "<dict>\n".utf8)
+            out.append("<dict>\n")
             indent(depth + 1)
-            out.append(contentsOf: "<key>CF$UID</key>\n".utf8)
+            out.append("<key>CF$UID</key>\n")
             indent(depth + 1)
-            element("integer", ascii: String(u))
+            out.append("<integer>")
+            out.appendDecimal(u)
+            out.append("</integer>\n")
             indent(depth)
-            out.append(contentsOf: "</dict>\n".utf8)
+            out.append("</dict>\n")
         case .array(let elements):
             try checkDepth(depth)
             if elements.isEmpty {
-                out.append(contentsOf: "<array/>\n".utf8)
+                out.append("<array/>\n")
                 return
             }
-            out.append(contentsOf: "<array>\n".utf8)
+            out.append("<array>\n")
             for element in elements { try write(element, depth: depth + 1) }
             indent(depth)
-            out.append(contentsOf: "</array>\n".utf8)
+            out.append("</array>\n")
         case .dictionary(let dictionary):
             try checkDepth(depth)
             if dictionary.isEmpty {
-                out.append(contentsOf: "<dict/>\n".utf8)
+                out.append("<dict/>\n")
                 return
             }
-            out.append(contentsOf: "<dict>\n".utf8)
-            for entry in sortedEntries(dictionary) {
+            out.append("<dict>\n")
+            let sorted = keyOrder.sort(dictionary)
+            defer { keyOrder.release(sorted) }
+            for offset in sorted {
+                let entry = dictionary[keyOrder[offset]]
                 indent(depth + 1)
-                element("key", escaping: entry.key)
+                element("<key>", escaping: entry.key, "</key>\n")
                 try write(entry.value, depth: depth + 1)
             }
             indent(depth)
-            out.append(contentsOf: "</dict>\n".utf8)
+            out.append("</dict>\n")
         }
     }
 
@@ -89,51 +112,42 @@ private struct XMLWriter {
         guard depth < PropertyListLimits.deepestNesting else { throw nestedTooDeep() }
     }
 
-    private mutating func indent(_ depth: Int) {
-        for _ in 0..<depth { out.append(UInt8(ascii: "\t")) }
-    }
-
-    private mutating func element(_ name: StaticString, ascii text: String) {
-        open(name)
-        out.append(contentsOf: text.utf8)
-        close(name)
+    private func indent(_ depth: Int) {
+        out.append(repeating: UInt8(ascii: "\t"), count: depth)
     }
 
     /// Escapes the markup characters, and CR so that XML's line-end normalisation cannot turn
-    /// it into LF on the way back in.
-    private mutating func element(_ name: StaticString, escaping text: String) {
-        open(name)
+    /// it into LF on the way back in. Runs without any of them, nearly all text, go in whole.
+    private func element(_ open: StaticString, escaping text: String, _ close: StaticString) {
+        out.append(open)
         var text = text
         text.withUTF8 { bytes in
             var runStart = 0
-            for (i, byte) in bytes.enumerated() {
-                let escape: StaticString
-                switch byte {
-                case UInt8(ascii: "&"): escape = "&amp;"
-                case UInt8(ascii: "<"): escape = "&lt;"
-                case UInt8(ascii: ">"): escape = "&gt;"
-                case UInt8(ascii: "\r"): escape = "&#13;"
-                default: continue
+            var i = 0
+            let count = bytes.count
+            while i < count {
+                let byte = bytes[i]
+                // Every byte to escape is below "?": one compare passes most text by.
+                if byte < UInt8(ascii: "?") {
+                    let escape: StaticString?
+                    switch byte {
+                    case UInt8(ascii: "&"): escape = "&amp;"
+                    case UInt8(ascii: "<"): escape = "&lt;"
+                    case UInt8(ascii: ">"): escape = "&gt;"
+                    case UInt8(ascii: "\r"): escape = "&#13;"
+                    default: escape = nil
+                    }
+                    if let escape {
+                        out.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[runStart..<i]))
+                        out.append(escape)
+                        runStart = i + 1
+                    }
                 }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<i]))
-                out.append(contentsOf: UnsafeBufferPointer(start: escape.utf8Start, count: escape.utf8CodeUnitCount))
-                runStart = i + 1
+                i += 1
             }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
+            out.append(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(bytes)[runStart..<count]))
         }
-        close(name)
-    }
-
-    private mutating func open(_ name: StaticString) {
-        out.append(UInt8(ascii: "<"))
-        out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        out.append(UInt8(ascii: ">"))
-    }
-
-    private mutating func close(_ name: StaticString) {
-        out.append(contentsOf: "</".utf8)
-        out.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        out.append(contentsOf: ">\n".utf8)
+        out.append(close)
     }
 
     /// Shortest text that reads back to the same double; infinities and NaN in the spellings

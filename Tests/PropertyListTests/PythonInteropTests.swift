@@ -23,9 +23,9 @@ import Testing
         #expect(read == value)
     }
 
-    /// plistlib writes integers past Int64.max (and below 0) as 16-byte integers, as Apple does
-    /// for the former; both ends of Int64.min...UInt64.max read exactly (beyond, which plistlib
-    /// will not write, is a crafted file's integerOverflow).
+    /// plistlib writes integers past Int64.max as 16-byte integers, as Apple does, and negatives
+    /// in 8 bytes; both ends of Int64.min...UInt64.max read exactly (beyond, which plistlib will
+    /// not write, keeps its low 64 bits as CF does: see WideIntegerTests).
     @Test func sixteenByteIntegersReadAcrossTheWholeRange() throws {
         #expect(try BinaryPropertyListReader.read(pythonBinary("2**64 - 1")) == .unsignedInteger(UInt64.max))
         #expect(try BinaryPropertyListReader.read(pythonBinary("2**63")) == .unsignedInteger(1 << 63))

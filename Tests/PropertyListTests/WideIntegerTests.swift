@@ -1,4 +1,5 @@
 import Foundation
+import PropertyListTestSupport
 import Testing
 @testable import PropertyList
 
@@ -21,6 +22,50 @@ import Testing
         #expect(Array(big[8..<25]) == [0x14] + [UInt8](repeating: 0, count: 8) + [UInt8](repeating: 0xFF, count: 8))
         let largestSigned = try BinaryPropertyListWriter.data(from: .integer(Int64.max))
         #expect(largestSigned[8] == 0x13)
+    }
+
+    /// A 16-byte integer (marker 0x14) as its high and low halves, with the value CF's reader
+    /// gives: the low half, unsigned, whatever the high half holds.
+    struct SixteenBytes: Sendable, CustomTestStringConvertible {
+        let high: UInt64
+        let low: UInt64
+        let read: PropertyListValue
+
+        var file: Data {
+            CraftedBinary.file([[0x14] + CraftedBinary.bigEndian(high, size: 8) + CraftedBinary.bigEndian(low, size: 8)])
+        }
+
+        var testDescription: String { "high \(high) low \(low)" }
+    }
+
+    static let sixteenByteIntegers: [SixteenBytes] = [
+        SixteenBytes(high: 0, low: 5, read: .integer(5)),
+        SixteenBytes(high: 0, low: UInt64(Int64.max) + 44, read: .unsignedInteger(UInt64(Int64.max) + 44)),
+        SixteenBytes(high: 0, low: UInt64.max, read: .unsignedInteger(UInt64.max)),
+        // 2^64: the low half is zero.
+        SixteenBytes(high: 1, low: 0, read: .integer(0)),
+        // The halves of go-plist's int128.bplist.
+        SixteenBytes(high: 0x0102_0304_0506_0708, low: 0x090A_0B0C_0D0E_0F10, read: .integer(0x090A_0B0C_0D0E_0F10)),
+        // -1, -(2^63) - 1 and -(2^63) in 128 bits: CF does not sign-extend, so these are unsigned.
+        SixteenBytes(high: UInt64.max, low: UInt64.max, read: .unsignedInteger(UInt64.max)),
+        SixteenBytes(high: UInt64.max, low: UInt64(Int64.max), read: .integer(Int64.max)),
+        SixteenBytes(high: UInt64.max, low: 1 << 63, read: .unsignedInteger(1 << 63)),
+    ]
+
+    @Test(arguments: sixteenByteIntegers)
+    func sixteenByteIntegersKeepTheirLow64BitsAsCFDoes(_ integer: SixteenBytes) throws {
+        #expect(try BinaryPropertyListReader.read(integer.file) == integer.read)
+    }
+
+    /// Written back, in either format, the number is the one CF would write: XML shows CF's
+    /// decimal of the low half, and binary reads back to it.
+    @Test(arguments: sixteenByteIntegers)
+    func sixteenByteIntegersWriteBackTheValueCFReads(_ integer: SixteenBytes) throws {
+        let value = try BinaryPropertyListReader.read(integer.file)
+        let xml = String(decoding: try XMLPropertyListWriter.data(from: value), as: UTF8.self)
+        #expect(xml.contains("<integer>\(integer.low)</integer>\n"))
+        #expect(try XMLPropertyListReader.read(Data(xml.utf8)) == integer.read)
+        #expect(try BinaryPropertyListReader.read(BinaryPropertyListWriter.data(from: value)) == integer.read)
     }
 
     @Test func xmlReadsTheWholeRangeAndNoFurther() throws {

@@ -113,8 +113,10 @@ main()
     enum Reading: Equatable {
         case refused
         case value(PropertyListValue)
-        /// plistlib read a value no property-list value here can hold (an integer outside Int64.min...UInt64.max).
-        case beyondOurValues
+        /// plistlib read a value no property-list value here can hold (an integer outside
+        /// Int64.min...UInt64.max); kept with each such integer cut to its low 64 bits, unsigned,
+        /// as CF reads a 16-byte integer.
+        case beyondOurValues(lowBits: PropertyListValue)
     }
 
     /// What plistlib reads from each file, one process for them all.
@@ -125,8 +127,9 @@ main()
         }
         return try found.mapValues { tagged in
             if tagged is NSNull { return .refused }
-            do { return .value(try TaggedJSON.decode(JSONSerialization.data(withJSONObject: tagged))) } catch is PythonFailure {
-                return .beyondOurValues
+            let json = try JSONSerialization.data(withJSONObject: tagged)
+            do { return .value(try TaggedJSON.decode(json)) } catch is PythonFailure {
+                return .beyondOurValues(lowBits: try TaggedJSON.decode(json, keepingLow64Bits: true))
             }
         }
     }
@@ -185,8 +188,21 @@ enum TaggedJSON {
         try JSONSerialization.data(withJSONObject: tagged(value), options: [.fragmentsAllowed])
     }
 
-    static func decode(_ data: Data) throws -> PropertyListValue {
-        try untagged(JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]))
+    /// `keepingLow64Bits`: an integer outside Int64.min...UInt64.max becomes its low 64 bits,
+    /// unsigned, rather than an error.
+    static func decode(_ data: Data, keepingLow64Bits: Bool = false) throws -> PropertyListValue {
+        try untagged(JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]), keepingLow64Bits: keepingLow64Bits)
+    }
+
+    /// Two's complement modulo 2^64 of a decimal of any length.
+    private static func low64Bits(_ decimal: String) -> UInt64? {
+        let negative = decimal.hasPrefix("-")
+        var magnitude: UInt64 = 0
+        for character in decimal.dropFirst(negative ? 1 : 0) {
+            guard let digit = character.wholeNumberValue else { return nil }
+            magnitude = magnitude &* 10 &+ UInt64(digit)
+        }
+        return negative ? 0 &- magnitude : magnitude
     }
 
     private static func tagged(_ value: PropertyListValue) -> [Any] {
@@ -204,7 +220,8 @@ enum TaggedJSON {
         }
     }
 
-    private static func untagged(_ any: Any) throws -> PropertyListValue {
+    private static func untagged(_ any: Any, keepingLow64Bits: Bool) throws -> PropertyListValue {
+        let untagged = { (item: Any) in try Self.untagged(item, keepingLow64Bits: keepingLow64Bits) }
         guard let pair = any as? [Any], pair.count == 2, let kind = pair[0] as? String else { throw bad(any) }
         let payload = pair[1]
         switch kind {
@@ -212,6 +229,7 @@ enum TaggedJSON {
         case "int":
             if let s = payload as? String, let i = Int64(s) { return .integer(i) }
             if let s = payload as? String, let u = UInt64(s) { return .unsignedInteger(u) }
+            if keepingLow64Bits, let s = payload as? String, let bits = low64Bits(s) { return .integer(unsigned: bits) }
         case "real": if let s = payload as? String, let bits = UInt64(s, radix: 16) { return .real(Double(bitPattern: bits)) }
         case "string": if let s = payload as? String { return .string(s) }
         case "data": if let s = payload as? String, let d = Data(base64Encoded: s) { return .data(d) }
