@@ -3,7 +3,7 @@ import Testing
 @testable import PropertyList
 
 /// Both directions against Python's plistlib.
-@Suite struct PythonInteropTests {
+@Suite(.requires(.python3)) struct PythonInteropTests {
     /// plistlib's XML writer has no UID form, so UIDs go through the binary format only.
     static func fixture(_ format: PropertyListFormat) -> PropertyListValue {
         format == .binary ? Fixtures.withUID(Fixtures.mixed) : Fixtures.mixed
