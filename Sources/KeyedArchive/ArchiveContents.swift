@@ -46,24 +46,33 @@ public struct ArchiveContents: Sendable {
             }
         }
         var classNames = [String?](repeating: nil, count: objects.count)
-        var classDescriptions = Set<Int>()
+        var shapes = [ArchiveEntryShape](repeating: .value, count: objects.count)
+        // Each class description is checked once, however many objects name it.
+        var describedNames = [String?](repeating: nil, count: objects.count)
         for (index, entry) in objects.enumerated() {
             do {
                 try walk.checkEntry(entry)
-                if case .dictionary(let fields) = entry {
+                switch entry {
+                case .dictionary(let fields):
                     if let classRef = fields[ArchiveFormat.classKey] {
-                        classNames[index] = try Self.className(classRef, in: objects)
-                        if case .uid(let uid) = classRef { classDescriptions.insert(Int(uid)) }
+                        classNames[index] = try Self.className(classRef, in: objects, describedNames: &describedNames)
+                        shapes[index] = .object
                     } else if fields[ArchiveFormat.classNameKey] != nil {
                         _ = try Self.classDescription(entry)
+                        shapes[index] = .classDescription
+                    } else {
+                        shapes[index] = .plainDictionary
                     }
+                case .array: shapes[index] = .array
+                case .uid: shapes[index] = .uid
+                case .string, .integer, .unsignedInteger, .real, .boolean, .data, .date: break
                 }
             } catch let error as ArchiveError {
                 throw error.inObject(index)
             }
         }
-        try ArchiveEntryShapes.check(objects, top: top, classDescriptions: classDescriptions,
-                                     referencedAsValue: walk.referencedAsValue)
+        for (index, name) in describedNames.enumerated() where name != nil { shapes[index] = .classDescription }
+        try ArchiveEntryShapes.check(shapes, objects: objects, top: top, referencedAsValue: walk.referencedAsValue)
         self.top = top
         self.objects = objects
         self.classNames = classNames
@@ -96,13 +105,17 @@ public struct ArchiveContents: Sendable {
         }
     }
 
-    private static func className(_ classRef: PropertyListValue, in objects: [PropertyListValue]) throws -> String {
+    private static func className(_ classRef: PropertyListValue, in objects: [PropertyListValue],
+                                  describedNames: inout [String?]) throws -> String {
         guard case .uid(let uid) = classRef else {
             throw ArchiveError(.malformedClass("$class is \(classRef.kindName), not UID"))
         }
         guard uid != 0 else { throw ArchiveError(.malformedClass("$class is the null UID")) }
+        if let known = describedNames[Int(uid)] { return known }
         do {
-            return try classDescription(objects[Int(uid)])
+            let name = try classDescription(objects[Int(uid)])
+            describedNames[Int(uid)] = name
+            return name
         } catch let error as ArchiveError {
             throw error.under(ArchiveFormat.classKey)
         }

@@ -1,5 +1,18 @@
 import PropertyList
 
+/// What an `$objects` entry is, as far as decoding it as an object goes.
+enum ArchiveEntryShape: UInt8 {
+    /// A string, number, data or date: decoded as itself.
+    case value
+    /// A dictionary whose `$class` names a well-formed class description.
+    case object
+    /// A `{$classname, $classes}` dictionary, or any entry some `$class` points at.
+    case classDescription
+    case plainDictionary
+    case array
+    case uid
+}
+
 /// Which shapes an `$objects` entry may take, as NSKeyedUnarchiver reads them.
 ///
 /// Foundation stores an NSString, NSNumber or NSData as the bare property-list value and every
@@ -14,45 +27,24 @@ enum ArchiveEntryShapes {
     /// `$top` that reaches it (none when nothing refers to it).
     ///
     /// - Parameters:
-    ///   - classDescriptions: The entries some object's `$class` points at, already checked.
+    ///   - shapes: Each entry's shape, class descriptions marked as such however they look.
     ///   - referencedAsValue: For each entry, whether a UID other than a `$class` points at it.
-    static func check(_ objects: [PropertyListValue], top: [String: PropertyListValue],
-                      classDescriptions: Set<Int>, referencedAsValue: [Bool]) throws {
-        for index in objects.indices.dropFirst() {
-            let entry = objects[index]
-            let problem: String?
-            if classDescriptions.contains(index) || isClassDescription(entry) {
+    static func check(_ shapes: [ArchiveEntryShape], objects: [PropertyListValue], top: [String: PropertyListValue],
+                      referencedAsValue: [Bool]) throws {
+        for index in shapes.indices.dropFirst() {
+            let problem: String
+            switch shapes[index] {
+            case .value, .object: continue
+            case .classDescription:
                 // Behind a `$class`, or behind nothing at all, a description is never decoded.
-                problem = referencedAsValue[index] ? "a class description, used as an object" : nil
-            } else {
-                problem = Self.problem(with: entry)
+                guard referencedAsValue[index] else { continue }
+                problem = "a class description, used as an object"
+            case .plainDictionary: problem = "a dictionary without $class"
+            case .array: problem = "a plain array, not an object with $class"
+            case .uid: problem = "a UID, a reference where an object belongs"
             }
-            if let problem {
-                let path = ArchiveReferencePath.first(to: index, top: top, objects: objects) ?? []
-                throw ArchiveError(.notAnObject(problem), keyPath: path, objectIndex: index)
-            }
+            let path = ArchiveReferencePath.first(to: index, top: top, objects: objects) ?? []
+            throw ArchiveError(.notAnObject(problem), keyPath: path, objectIndex: index)
         }
-    }
-
-    /// Why `entry` cannot be decoded as an object, or nil when it can.
-    static func problem(with entry: PropertyListValue) -> String? {
-        switch entry {
-        case .string, .integer, .unsignedInteger, .real, .boolean, .data, .date:
-            return nil
-        case .uid:
-            return "a UID, a reference where an object belongs"
-        case .array:
-            return "a plain array, not an object with $class"
-        case .dictionary(let fields):
-            if fields[ArchiveFormat.classKey] != nil { return nil }
-            return fields[ArchiveFormat.classNameKey] != nil
-                ? "a class description, used as an object"
-                : "a dictionary without $class"
-        }
-    }
-
-    private static func isClassDescription(_ entry: PropertyListValue) -> Bool {
-        guard case .dictionary(let fields) = entry else { return false }
-        return fields[ArchiveFormat.classKey] == nil && fields[ArchiveFormat.classNameKey] != nil
     }
 }

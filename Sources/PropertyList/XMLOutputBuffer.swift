@@ -54,15 +54,20 @@ final class XMLOutputBuffer {
         append(UnsafeRawBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
-    func append(_ text: String) {
+    /// A string's UTF-8. Named apart from `append(_: StaticString)` so that a literal, which
+    /// would rather be a `String`, takes the static path.
+    func append(contentsOf text: String) {
         var text = text
         text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
-    /// `count` copies of `byte` (the tabs of an indent).
+    /// `count` copies of `byte` (the tabs of an indent), stored one by one: indents are a few
+    /// bytes, too short for a fill call to pay.
+    @inline(__always)
     func append(repeating byte: UInt8, count repeats: Int) {
         guard repeats > 0 else { return }
-        reserve(repeats).initializeMemory(as: UInt8.self, repeating: byte, count: repeats)
+        let place = reserve(repeats).assumingMemoryBound(to: UInt8.self)
+        for offset in 0..<repeats { place[offset] = byte }
         count += repeats
     }
 

@@ -44,7 +44,7 @@ private final class XMLWriter {
             out.append("</integer>\n")
         case .real(let r):
             out.append("<real>")
-            out.append(Self.format(r))
+            out.append(contentsOf: Self.format(r))
             out.append("</real>\n")
         case .boolean(let b): out.append(b ? "<true/>\n" : "<false/>\n")
         case .date(let d):

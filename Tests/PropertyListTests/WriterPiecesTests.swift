@@ -49,7 +49,7 @@ import Testing
             buffer.appendDecimal(Int64(round) - 1_000)
             expected += Array(String(round - 1_000).utf8)
             let text = String(repeating: "é", count: round % 40)
-            buffer.append(text)
+            buffer.append(contentsOf: text)
             expected += Array(text.utf8)
         }
         #expect(buffer.count == expected.count)
