@@ -3,6 +3,7 @@ import CloudPostgres
 import CloudServer
 import Foundation
 import PropertyList
+import TestPrerequisites
 import Testing
 
 /// The backend against a real server (scripts/pg-server): each test has a database of its own.

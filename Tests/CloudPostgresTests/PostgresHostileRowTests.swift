@@ -3,6 +3,7 @@ import CloudPostgres
 import CloudServer
 import Foundation
 import PropertyList
+import TestPrerequisites
 import Testing
 
 /// Rows another device (or anyone with the database's password) wrote that no device may

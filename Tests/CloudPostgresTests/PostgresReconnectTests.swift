@@ -2,6 +2,7 @@ import Cloud
 import CloudPostgres
 import Foundation
 import PropertyList
+import TestPrerequisites
 import Testing
 
 /// Servers that go away: each test has a server of its own, which it kills and starts again.

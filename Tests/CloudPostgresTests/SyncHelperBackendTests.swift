@@ -3,6 +3,7 @@ import CloudPostgres
 @testable import CloudServer
 import Foundation
 import PropertyList
+import TestPrerequisites
 import Testing
 
 /// The server backend as the app holds it: through the real `wonderland-sync-server` (built

@@ -2,6 +2,7 @@ import Cloud
 @testable import CloudServer
 import Foundation
 import PropertyList
+import TestPrerequisites
 import Testing
 
 /// Helpers that misbehave, as scripts (`FakeHelper`): whatever one sends or fails to send, the

@@ -1,4 +1,5 @@
 import Foundation
+import TestPrerequisites
 import Testing
 
 /// scripts/cloud-convergence end to end: writer processes with skewed clocks on one folder, then

@@ -1,4 +1,5 @@
 import Foundation
+import TestPrerequisites
 import Testing
 
 /// scripts/cloud-convergence --server end to end: a throw-away PostgreSQL server, 8 writer

@@ -55,3 +55,16 @@ extension Trait where Self == ConditionTrait {
     }
 }
 
+
+extension Prerequisite {
+    /// Python, which the interop tests compare with (plistlib) and several scripts are written in.
+    public static let python3 = program("python3", remedy: "scripts/setup installs it (Debian's python3)")
+    /// openssl, with which scripts/pg-server makes a throw-away server's certificate.
+    public static let openssl = program("openssl", remedy: "scripts/setup postgresql installs it")
+    /// A PostgreSQL server where scripts/pg-server looks for one.
+    public static let postgresServer = Prerequisite(name: "a PostgreSQL server in /usr/lib/postgresql/*/bin",
+                                                    remedy: "scripts/setup postgresql installs it (Debian's postgresql)") {
+        let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
+        return versions.contains { FileManager.default.isExecutableFile(atPath: "/usr/lib/postgresql/\($0)/bin/postgres") }
+    }
+}
