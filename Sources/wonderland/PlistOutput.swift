@@ -62,27 +62,8 @@ enum PlistOutput {
     }
 
     private static func writeAll(_ data: Data, to descriptor: Int32, name: String) throws {
-        try data.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
-            var offset = 0
-            while offset < buffer.count {
-                let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    // Standard output may come non-blocking from whoever started us.
-                    if errno == EAGAIN, waitUntilWritable(descriptor) { continue }
-                    throw failure(writing: name, errno)
-                }
-                offset += written
-            }
-        }
-    }
-
-    private static func waitUntilWritable(_ descriptor: Int32) -> Bool {
-        var request = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-        while true {
-            if poll(&request, 1, -1) >= 0 { return true }
-            if errno != EINTR { return false }
+        if let code = StandardStream.writeAll(data, to: descriptor, waitingWhenFull: true) {
+            throw failure(writing: name, code)
         }
     }
 

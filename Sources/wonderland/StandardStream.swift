@@ -12,17 +12,35 @@ struct StandardStream {
     static let error = StandardStream(descriptor: STDERR_FILENO)
 
     func write(_ data: Data) {
-        data.withUnsafeBytes { buffer in
-            guard let base = buffer.baseAddress else { return }
+        _ = Self.writeAll(data, to: descriptor, waitingWhenFull: false)
+    }
+
+    /// Writes all of `data` to `descriptor`, again after an interruption and, with
+    /// `waitingWhenFull`, after waiting for a non-blocking descriptor to take more (standard
+    /// output may come non-blocking from whoever started us). Returns the error number of a
+    /// write that failed otherwise, nil when every byte went.
+    static func writeAll(_ data: Data, to descriptor: Int32, waitingWhenFull: Bool) -> Int32? {
+        data.withUnsafeBytes { buffer -> Int32? in
+            guard let base = buffer.baseAddress else { return nil }
             var offset = 0
             while offset < buffer.count {
                 let written = Glibc.write(descriptor, base + offset, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    return
+                    if errno == EAGAIN, waitingWhenFull, waitUntilWritable(descriptor) { continue }
+                    return errno
                 }
                 offset += written
             }
+            return nil
+        }
+    }
+
+    private static func waitUntilWritable(_ descriptor: Int32) -> Bool {
+        var request = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+        while true {
+            if poll(&request, 1, -1) >= 0 { return true }
+            if errno != EINTR { return false }
         }
     }
 }
