@@ -47,8 +47,10 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        // The synced store's server backend (issue 9): a PostgreSQL client, with TLS and logging.
+        // The synced store's server backend: a PostgreSQL client, with TLS and logging, on a
+        // connection made with NIO itself (keepalive, TLS before anything is said).
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
@@ -100,6 +102,9 @@ let package = Package(
             "Cloud", "CloudServer", "FileSafety", "Platform",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOTLS", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The fronts: each knows its own world and draws through Screens; neither imports the other.

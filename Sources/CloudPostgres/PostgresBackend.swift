@@ -6,7 +6,10 @@ import PostgresNIO
 /// The synced store on a PostgreSQL server, for machines that share no folder. One row per key
 /// holds the winning change; writes are conditional on the hybrid clock (`wonderland_write` in
 /// `PostgresSchema`), so the server keeps the same last-writer-wins result the folder backend
-/// gives, and LISTEN/NOTIFY tells the other devices at once.
+/// gives. News comes by LISTEN/NOTIFY on the device's own connection (`wait=listen`), or by a
+/// look every `pollInterval` (`wait=poll`, through a pooler that shares a few server
+/// connections among many devices). A listening device that hears nothing for `quietPeriod`
+/// looks anyway, so a connection that died without a word is noticed.
 ///
 /// Used from the store's worker thread, one call at a time; `wake()` from any thread. A lost
 /// connection makes the backend "unavailable"; it connects again after a back-off that doubles
@@ -24,6 +27,7 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
     private let connection = ConnectionState()
     private let news = NewsSignal()
     private let unreadRows = RecentLines(keeping: 8)
+    private let pace = NewsPace()
 
     /// Does not connect: the first `fetchChanges` does, and a server that is down is only
     /// "offline" (the app works on its local copy meanwhile).
@@ -54,6 +58,7 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
         }
         do {
             try session.query("SELECT wonderland_write(\(keys), \(payloads), \(removals), \(clocks), \(devices))")
+            pace.heard()
         } catch let error as PSQLError where PostgresLimitRefusal.limitError(from: error) != nil {
             throw BackendRefusal(limit: PostgresLimitRefusal.limitError(from: error)!, keys: keys)
         } catch {
@@ -61,12 +66,16 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
         }
     }
 
+    public var lastFetchWasWhole: Bool { pace.lastFetchWasWhole }
+
     public func fetchChanges() throws -> [ChangeRecord] {
+        pace.fetchStarted()
         let session = try connectedSession()
         var records: [ChangeRecord] = []
         // Moved on only once everything up to it is in hand: a fetch that fails half-way is
         // read again from the same place.
         var cursor = connection.cursor
+        let fromStart = cursor == 0
         var newest: ConnectionState.LastRead?
         do {
             while true {
@@ -103,6 +112,7 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
         }
         connection.cursor = cursor
         if let newest = newest { connection.lastRead = newest }
+        pace.fetched(rows: records.count, whole: fromStart)
         return records
     }
 
@@ -117,12 +127,19 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
 
     public func waitForChanges(timeout: Double) {
         var deadline = Date(timeIntervalSinceNow: timeout)
-        // Disconnected: come back when the back-off is over, to try again.
-        if let retry = connection.retryTime, retry < deadline { deadline = max(retry, Date()) }
-        news.wait(until: deadline)
+        if let retry = connection.retryTime {
+            // Disconnected: come back when the back-off is over, to try again.
+            if retry < deadline { deadline = max(retry, Date()) }
+        } else {
+            let look = address.newsWait == .poll
+                ? Date(timeIntervalSinceNow: options.pollInterval * Double.random(in: 0.8...1.2))
+                : pace.lastHeard.addingTimeInterval(options.quietPeriod)
+            if look < deadline { deadline = max(look, Date()) }
+        }
+        news.wait(until: deadline, newsNotBefore: pace.nextNewsFetch)
     }
 
-    public func wake() { news.post() }
+    public func wake() { news.wake() }
 
     /// Nothing to do: the server keeps one row per key already.
     public func compact(latest: MergedChanges) {}
@@ -136,18 +153,23 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
         if let session = connection.openSession() { return session }
         try connection.checkBackoff()
         do {
-            let session = try PostgresSession.connect(to: address, password: password,
-                                                      connectTimeout: options.connectTimeout, queryTimeout: options.queryTimeout)
+            // A pooler in transaction mode takes no session settings; the role's own apply there.
+            let settings = address.newsWait == .listen ? PostgresSession.limits(for: options) : []
+            let session = try PostgresSession.connect(to: address, password: password, connectTimeout: options.connectTimeout,
+                                                      queryTimeout: options.queryTimeout, serverSettings: settings)
             do {
                 try PostgresSchema.migrate(session)
                 let identity = try session.query("SELECT id::text, pg_backend_pid() FROM wonderland_identity").first
                     .map { try $0.decode((String, Int32).self) }
                 let ownProcess = identity?.1 ?? 0
-                // Our own writes come back as notifications too; only other sessions' are news.
-                session.listen(on: PostgresSchema.channel) { [news] sender in
-                    if sender != ownProcess { news.post() }
+                if address.newsWait == .listen {
+                    // Our own writes come back as notifications too; only other sessions' are news.
+                    session.listen(on: PostgresSchema.channel) { [news, pace] sender in
+                        pace.heard()
+                        if sender != ownProcess { news.post() }
+                    }
                 }
-                session.onClose { [news] in news.post() }
+                session.onClose { [news] in news.wake() }
                 let intact = try historyIsIntact(on: session, database: identity?.0 ?? "")
                 connection.connected(session, database: identity?.0 ?? "", readAgain: !intact)
             } catch {
@@ -269,22 +291,78 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
     }
 }
 
-/// A flag and a condition: set by notifications and `wake()`, taken by `waitForChanges`.
+/// Two flags and a condition: news from the server (a notification), and a wake (the store
+/// has something to send, the connection closed), taken by `waitForChanges`. A wake ends a
+/// wait at once; news only once `newsNotBefore` has come.
 private final class NewsSignal: @unchecked Sendable {
     private let condition = NSCondition()
-    private var pending = false
+    private var news = false
+    private var woken = false
 
     func post() {
         condition.withLock {
-            pending = true
+            news = true
             condition.broadcast()
         }
     }
 
-    func wait(until deadline: Date) {
+    func wake() {
         condition.withLock {
-            while !pending { if !condition.wait(until: deadline) { break } }
-            pending = false
+            woken = true
+            condition.broadcast()
+        }
+    }
+
+    func wait(until deadline: Date, newsNotBefore gate: Date) {
+        condition.withLock {
+            while !woken {
+                let now = Date()
+                if (news && now >= gate) || now >= deadline { break }
+                _ = condition.wait(until: news ? min(gate, deadline) : deadline)
+            }
+            // The fetch that follows reads whatever the news was about.
+            news = false
+            woken = false
+        }
+    }
+}
+
+/// When the server was last heard from, and how soon news may cost another fetch: each fetch
+/// that finds nothing new doubles the gap before the next notification is acted on, up to
+/// `maximumGap`, so a flood of notifications (anyone who may connect can send them) costs a
+/// fetch every two seconds at most; a fetch that finds something closes the gap.
+private final class NewsPace: @unchecked Sendable {
+    static let firstGap = 0.05
+    static let maximumGap = 2.0
+
+    private let lock = NSLock()
+    private var heardAt = Date()
+    private var fetchedAt = Date.distantPast
+    private var emptyFetches = 0
+    private var whole = false
+
+    var lastHeard: Date { lock.withLock { heardAt } }
+
+    var lastFetchWasWhole: Bool { lock.withLock { whole } }
+
+    var nextNewsFetch: Date {
+        lock.withLock {
+            guard emptyFetches > 0 else { return .distantPast }
+            let gap = min(Self.maximumGap, Self.firstGap * pow(2, Double(min(emptyFetches - 1, 20))))
+            return fetchedAt.addingTimeInterval(gap)
+        }
+    }
+
+    func heard() { lock.withLock { heardAt = Date() } }
+
+    func fetchStarted() { lock.withLock { whole = false } }
+
+    func fetched(rows: Int, whole fromStart: Bool) {
+        lock.withLock {
+            heardAt = Date()
+            fetchedAt = heardAt
+            emptyFetches = rows == 0 ? emptyFetches + 1 : 0
+            whole = fromStart
         }
     }
 }

@@ -98,24 +98,104 @@ enum PostgresSchema {
             RETURN changed;
         END $$
         """#,
+    ], [
+        // Writers take turns on the limits row, which only roles with rights on the table can
+        // lock (any role can take an advisory lock, and so stall every writer); the lock wait
+        // is bounded here as well as by the session, since a pooler passes no session settings.
+        // The notification says only that something changed: listeners learn nothing of who.
+        #"""
+        CREATE OR REPLACE FUNCTION wonderland_write(keys text[], payloads bytea[], removals boolean[], clocks bigint[], devices text[])
+        RETURNS bigint LANGUAGE plpgsql SET lock_timeout = '4s' AS $$
+        DECLARE
+            limits wonderland_limits%ROWTYPE;
+            keys_before bigint; bytes_before bigint; keys_after bigint; bytes_after bigint;
+            changed bigint;
+            long_key text;
+        BEGIN
+            SELECT * INTO limits FROM wonderland_limits FOR UPDATE;
+            SELECT k INTO long_key FROM unnest(keys) AS k
+                WHERE octet_length(k) = 0 OR octet_length(k) > limits.max_key_bytes LIMIT 1;
+            IF long_key IS NOT NULL THEN
+                RAISE EXCEPTION USING ERRCODE = 'WLK01', MESSAGE = 'key too long',
+                    DETAIL = octet_length(long_key) || ' ' || limits.max_key_bytes || ' ' || long_key;
+            END IF;
+            SELECT count(*), coalesce(sum(octet_length(key) + octet_length(value)), 0)
+                INTO keys_before, bytes_before FROM wonderland_kv WHERE NOT deleted;
+
+            INSERT INTO wonderland_kv AS kv (key, value, clock, device, deleted, change)
+            SELECT k, CASE WHEN r THEN NULL ELSE p END, c, d, r, nextval('wonderland_kv_changes')
+                FROM unnest(keys, payloads, removals, clocks, devices) AS batch(k, p, r, c, d)
+            ON CONFLICT (key) DO UPDATE
+                SET value = excluded.value, clock = excluded.clock, device = excluded.device,
+                    deleted = excluded.deleted, change = excluded.change
+                WHERE (excluded.clock, excluded.device) > (kv.clock, kv.device)
+                   OR ((excluded.clock, excluded.device) = (kv.clock, kv.device)
+                       AND NOT excluded.deleted AND (kv.deleted OR excluded.value > kv.value));
+            GET DIAGNOSTICS changed = ROW_COUNT;
+
+            SELECT count(*), coalesce(sum(octet_length(key) + octet_length(value)), 0)
+                INTO keys_after, bytes_after FROM wonderland_kv WHERE NOT deleted;
+            IF keys_after > limits.max_keys AND keys_after > keys_before THEN
+                RAISE EXCEPTION USING ERRCODE = 'WLQ01', MESSAGE = 'too many keys',
+                    DETAIL = keys_after || ' ' || limits.max_keys;
+            END IF;
+            IF bytes_after > limits.max_total_bytes AND bytes_after > bytes_before THEN
+                RAISE EXCEPTION USING ERRCODE = 'WLQ02', MESSAGE = 'too large',
+                    DETAIL = bytes_after || ' ' || limits.max_total_bytes;
+            END IF;
+            IF changed > 0 THEN
+                PERFORM pg_notify('wonderland_kv', '');
+            END IF;
+            RETURN changed;
+        END $$
+        """#,
+        // Nobody else gets to call it, whatever the schema's defaults.
+        "REVOKE ALL ON FUNCTION wonderland_write(text[], bytea[], boolean[], bigint[], text[]) FROM PUBLIC",
     ]]
 
     static var currentVersion: Int { migrations.count }
 
-    /// Brings the database up to `currentVersion`, one transaction, one client at a time.
+    /// What the store's objects are called, as `to_regclass` finds them on the search path.
+    static let relations = ["wonderland_schema_version", "wonderland_kv", "wonderland_kv_changes", "wonderland_limits", "wonderland_identity"]
+    static let writeFunction = "wonderland_write(text[], bytea[], boolean[], bigint[], text[])"
+
+    /// Brings the database up to `currentVersion`, after checking that what is there is this
+    /// user's. A database already up to date costs two reads and takes no lock. Otherwise one
+    /// transaction migrates it, holding the version table (which only its owner can lock: any
+    /// role can take an advisory lock, and would so block every device's connect). Two devices
+    /// making the tables at once collide on the catalog; the loser finds them made and retries.
     static func migrate(_ session: PostgresSession) throws {
+        try PostgresOwnership.check(session)
+        if try installedVersion(session) == currentVersion { return }
+        do {
+            try migrateLocked(session)
+        } catch let error as PSQLError where ["23505", "42P07", "42710"].contains(error.serverInfo?[.sqlState] ?? "") {
+            try PostgresOwnership.check(session)
+            try migrateLocked(session)
+        }
+    }
+
+    /// The version recorded, 0 when there is no version table; throws for one newer than this
+    /// app knows.
+    private static func installedVersion(_ session: PostgresSession) throws -> Int {
+        let present = try session.query("SELECT to_regclass('wonderland_schema_version') IS NOT NULL").first?.decode(Bool.self) ?? false
+        guard present else { return 0 }
+        let version = try session.query("SELECT coalesce(max(version), 0) FROM wonderland_schema_version").first?.decode(Int.self) ?? 0
+        guard version <= currentVersion else {
+            throw PostgresSetupError(description: "the server's tables are version \(version), newer than this app knows (\(currentVersion)); update wonderland on this machine")
+        }
+        return version
+    }
+
+    private static func migrateLocked(_ session: PostgresSession) throws {
         try session.query("BEGIN")
         do {
-            try session.query("SELECT pg_advisory_xact_lock(hashtext('wonderland_schema_version'))")
             try session.query("""
                 CREATE TABLE IF NOT EXISTS wonderland_schema_version (
                     version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())
                 """)
-            let rows = try session.query("SELECT coalesce(max(version), 0) FROM wonderland_schema_version")
-            let version = try rows.first?.decode(Int.self) ?? 0
-            guard version <= currentVersion else {
-                throw PostgresSetupError(description: "the server's tables are version \(version), newer than this app knows (\(currentVersion)); update wonderland on this machine")
-            }
+            try session.query("LOCK TABLE wonderland_schema_version IN EXCLUSIVE MODE")
+            let version = try installedVersion(session)
             for next in version ..< currentVersion {
                 for statement in migrations[next] { try session.query(PostgresQuery(unsafeSQL: statement)) }
                 try session.query("INSERT INTO wonderland_schema_version (version) VALUES (\(next + 1))")

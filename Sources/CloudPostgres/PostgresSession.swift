@@ -2,6 +2,7 @@ import Cloud
 import CloudServer
 import Foundation
 import Logging
+import NIOCore
 import NIOSSL
 import PostgresNIO
 
@@ -15,33 +16,60 @@ final class PostgresSession: @unchecked Sendable {
     /// nothing about the connection (its user, its password) belongs in a log anyway.
     static let silentLogger = Logger(label: "wonderland.sync.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
-    private init(connection: PostgresConnection, timeout: Double) {
+    private let cancelKey: PostgresCancelKey
+
+    private init(connection: PostgresConnection, timeout: Double, cancelKey: PostgresCancelKey) {
         self.connection = connection
         self.timeout = timeout
+        self.cancelKey = cancelKey
     }
 
-    static func connect(to address: PostgresSyncAddress, password: String?, connectTimeout: Double, queryTimeout: Double) throws -> PostgresSession {
-        var configuration = PostgresConnection.Configuration(
-            host: address.host, port: address.port, username: address.user, password: password,
-            database: address.database, tls: try PostgresTLS.configuration(for: address))
-        configuration.options.connectTimeout = .milliseconds(Int64(connectTimeout * 1_000))
-        // PostgresNIO sends the host as the TLS server name itself (an IP address is not valid
-        // there, and is checked against the certificate's IP entries instead).
-        let future = PostgresConnection.connect(on: PostgresConnection.defaultEventLoopGroup.any(),
-                                                configuration: configuration, id: 1, logger: silentLogger)
-        // The connect timeout covers TCP; authentication and TLS get the rest of the budget.
-        let connection = try wait(for: future, seconds: connectTimeout + queryTimeout, what: "connecting") {
+    static func connect(to address: PostgresSyncAddress, password: String?, connectTimeout: Double, queryTimeout: Double,
+                        serverSettings: [(String, String)] = []) throws -> PostgresSession {
+        let tls = try PostgresTLS.context(for: address)
+        let loop = PostgresConnection.defaultEventLoopGroup.any()
+        let key = PostgresCancelKey(address: address)
+        let reached = PostgresReachedFlag()
+        let future = PostgresTransport.open(address, tls: tls, key: key, connectTimeout: connectTimeout, on: loop, reached: reached)
+            .flatMap { channel -> EventLoopFuture<PostgresConnection> in
+                var configuration = PostgresConnection.Configuration(
+                    establishedChannel: channel, tls: .disable, username: address.user, password: password, database: address.database)
+                configuration.options.connectTimeout = .milliseconds(Int64((connectTimeout + queryTimeout) * 1_000))
+                configuration.options.additionalStartupParameters = [("application_name", "wonderland")] + serverSettings
+                return PostgresConnection.connect(on: loop, configuration: configuration, id: 1, logger: silentLogger)
+            }
+        // The connect timeout covers TCP; TLS and authentication get the query's budget too.
+        let connection = try wait(for: future, seconds: connectTimeout + queryTimeout, onTimeout: {
             future.whenSuccess { late in Self.closeNow(late) }
-        }
-        return PostgresSession(connection: connection, timeout: queryTimeout)
+            if reached.isSet {
+                return "the server at \(key.place) took the connection but did not answer within \(Self.seconds(connectTimeout + queryTimeout)) s (overloaded or hung?)"
+            }
+            return "cannot connect to \(key.place): no answer within \(Self.seconds(connectTimeout + queryTimeout)) s"
+        })
+        return PostgresSession(connection: connection, timeout: queryTimeout, cancelKey: key)
     }
+
+    /// The settings that keep a session from outliving the device's patience: the server ends a
+    /// statement, a wait for a lock, or a transaction left open, a little before the device
+    /// would give up on it. Sent as startup parameters; a pooler in transaction mode takes
+    /// none, so an address with `wait=poll` relies on the role's own settings there.
+    static func limits(for options: SyncServerOptions) -> [(String, String)] {
+        let milliseconds = "\(options.serverStatementTimeoutMilliseconds)"
+        return [("statement_timeout", milliseconds), ("lock_timeout", milliseconds),
+                ("idle_in_transaction_session_timeout", "\(options.serverStatementTimeoutMilliseconds * 2)")]
+    }
+
+    private static func seconds(_ value: Double) -> String { "\(Int(value.rounded()))" }
 
     /// Runs one statement and returns its rows.
     @discardableResult
     func query(_ query: PostgresQuery) throws -> [PostgresRow] {
         let future = connection.query(query, logger: Self.silentLogger)
-        return try Self.wait(for: future, seconds: timeout, what: "waiting for an answer") { [connection] in
+        return try Self.wait(for: future, seconds: timeout) { [connection, cancelKey, timeout] in
+            // Stopped on the server too, then left: the statement holds nothing once given up.
+            cancelKey.cancel(on: PostgresConnection.defaultEventLoopGroup)
             Self.closeNow(connection)
+            return "the server at \(cancelKey.place) did not answer within \(Self.seconds(timeout)) s; the statement was cancelled"
         }.rows
     }
 
@@ -58,6 +86,9 @@ final class PostgresSession: @unchecked Sendable {
 
     var isClosed: Bool { connection.isClosed }
 
+    /// The server process of this session (as notifications name their sender).
+    var serverProcess: Int32? { cancelKey.serverProcess }
+
     func close() { Self.closeNow(connection) }
 
     /// Starts closing without waiting (the future-returning `close`, not the async one).
@@ -67,14 +98,14 @@ final class PostgresSession: @unchecked Sendable {
         closing.whenComplete { _ in withExtendedLifetime(connection) {} }
     }
 
-    /// Blocks until `future` completes or `seconds` pass; `onTimeout` tidies up what is left.
-    private static func wait<Value>(for future: EventLoopFuture<Value>, seconds: Double, what: String,
-                                    onTimeout: () -> Void) throws -> Value {
+    /// Blocks until `future` completes or `seconds` pass; `onTimeout` tidies up what is left
+    /// and says what happened.
+    private static func wait<Value>(for future: EventLoopFuture<Value>, seconds: Double,
+                                    onTimeout: () -> String) throws -> Value {
         let outcome = Outcome<Value>()
         future.whenComplete { outcome.finish($0) }
         guard outcome.wait(seconds: seconds) else {
-            onTimeout()
-            throw BackendUnavailable(reason: "the server did not answer within \(Int(seconds.rounded())) s (\(what))")
+            throw BackendUnavailable(reason: onTimeout())
         }
         return try outcome.result!.get()
     }

@@ -8,8 +8,9 @@ import PostgresNIO
 /// the certificate, `verify-ca` checks it against the trusted roots (`sslrootcert`, or the
 /// system's), `verify-full` also checks the host name.
 enum PostgresTLS {
-    static func configuration(for address: PostgresSyncAddress) throws -> PostgresConnection.Configuration.TLS {
-        guard address.tls != .disable else { return .disable }
+    /// The context to encrypt with; nil for `sslmode=disable`.
+    static func context(for address: PostgresSyncAddress) throws -> NIOSSLContext? {
+        guard address.tls != .disable else { return nil }
         var tls = TLSConfiguration.makeClientConfiguration()
         switch address.tls {
         case .disable: break
@@ -25,10 +26,19 @@ enum PostgresTLS {
             tls.trustRoots = .file(path)
         }
         do {
-            return .require(try NIOSSLContext(configuration: tls))
+            return try NIOSSLContext(configuration: tls)
         } catch {
             throw PostgresSetupError(description: "TLS could not be set up: \(error)")
         }
+    }
+
+    /// The name sent to the server and checked against its certificate; none for an IP
+    /// address, which is checked against the certificate's IP entries instead.
+    static func serverName(for host: String) -> String? {
+        var v4 = in_addr(), v6 = in6_addr()
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        if inet_pton(AF_INET, bare, &v4) == 1 || inet_pton(AF_INET6, bare, &v6) == 1 { return nil }
+        return host
     }
 }
 

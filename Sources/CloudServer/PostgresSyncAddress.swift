@@ -7,14 +7,47 @@ import Platform
 public struct PostgresSyncAddress: Sendable, Equatable, CustomStringConvertible {
     /// libpq's sslmode values that this client honours.
     public enum TLSMode: String, Sendable, CaseIterable {
-        /// Plain TCP (the default, as on a loopback or a private network).
+        /// Plain TCP, asked for by name (a loopback, a private network).
         case disable
-        /// Encrypted, the server's certificate not checked (libpq's `require`).
+        /// Encrypted, the server's certificate not checked (libpq's `require`): the default, so
+        /// no address sends anything in clear text unless its user wrote `sslmode=disable`.
         case require
         /// Encrypted, the certificate checked against the trusted roots (`sslrootcert`).
         case verifyCA = "verify-ca"
         /// As verify-ca, and the host name must match the certificate.
         case verifyFull = "verify-full"
+    }
+
+    /// How the device hears of other devices' changes.
+    public enum NewsWait: String, Sendable, CaseIterable {
+        /// LISTEN on the device's own connection: news at once, one server connection held per
+        /// device all the time.
+        case listen
+        /// Ask after the last change read every `SyncServerOptions.pollInterval`: for a pooler
+        /// in transaction mode (PgBouncer), which shares a few server connections among
+        /// thousands of devices and cannot carry LISTEN.
+        case poll
+    }
+
+    /// The ways of proving who the user is that a server may ask for, by libpq's `require_auth`
+    /// names. A server that asks for another is left at once, before anything is sent.
+    public enum PasswordMethod: String, Sendable, CaseIterable, Comparable {
+        /// SCRAM-SHA-256: the password never leaves the machine.
+        case scram = "scram-sha-256"
+        /// The server asks for nothing (trust, peer, a certificate).
+        case none
+        /// MD5: a salted hash the server chooses the salt of, which a server can try to guess
+        /// the password from.
+        case md5
+        /// The password itself, as it is.
+        case password
+
+        public static func < (lhs: Self, rhs: Self) -> Bool {
+            allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+        }
+
+        /// What an address allows unless it names others.
+        public static let safe: Set<PasswordMethod> = [.scram, .none]
     }
 
     public var user: String
@@ -26,9 +59,14 @@ public struct PostgresSyncAddress: Sendable, Equatable, CustomStringConvertible 
     public var rootCertificate: String?
     /// A password written into the URL itself; a password file or PGPASSWORD is the safe place.
     public var inlinePassword: String?
+    public var newsWait: NewsWait
+    /// The ways the server may ask for the password (`require_auth`); SCRAM or none unless the
+    /// address names more.
+    public var passwordMethods: Set<PasswordMethod>
 
-    public init(user: String, host: String, port: Int = 5432, database: String, tls: TLSMode = .disable,
-                rootCertificate: String? = nil, inlinePassword: String? = nil) {
+    public init(user: String, host: String, port: Int = 5432, database: String, tls: TLSMode = .require,
+                rootCertificate: String? = nil, inlinePassword: String? = nil, newsWait: NewsWait = .listen,
+                passwordMethods: Set<PasswordMethod> = PasswordMethod.safe) {
         self.user = user
         self.host = host
         self.port = port
@@ -36,6 +74,8 @@ public struct PostgresSyncAddress: Sendable, Equatable, CustomStringConvertible 
         self.tls = tls
         self.rootCertificate = rootCertificate
         self.inlinePassword = inlinePassword
+        self.newsWait = newsWait
+        self.passwordMethods = passwordMethods
     }
 
     public struct ParseError: Error, Equatable, CustomStringConvertible {
@@ -69,8 +109,10 @@ public struct PostgresSyncAddress: Sendable, Equatable, CustomStringConvertible 
         if database.isEmpty { database = user }  // libpq's default
         if database.contains("/") { throw ParseError(description: "the database name may not contain \"/\"") }
 
-        var tls = TLSMode.disable
+        var tls = TLSMode.require
         var rootCertificate: String?
+        var newsWait = NewsWait.listen
+        var passwordMethods = PasswordMethod.safe
         for item in components.queryItems ?? [] {
             switch item.name {
             case "sslmode":
@@ -84,6 +126,13 @@ public struct PostgresSyncAddress: Sendable, Equatable, CustomStringConvertible 
                 }
             case "sslrootcert":
                 rootCertificate = item.value
+            case "wait":
+                guard let chosen = NewsWait(rawValue: item.value ?? "") else {
+                    throw ParseError(description: "wait=\(item.value ?? "") is not one of listen, poll")
+                }
+                newsWait = chosen
+            case "require_auth":
+                passwordMethods = try Self.passwordMethods(item.value ?? "")
             case "application_name", "connect_timeout":
                 continue
             default:
@@ -92,15 +141,32 @@ public struct PostgresSyncAddress: Sendable, Equatable, CustomStringConvertible 
         }
         self.init(user: user.percentDecoded ?? user, host: host, port: components.port ?? 5432,
                   database: database.percentDecoded ?? database, tls: tls, rootCertificate: rootCertificate,
-                  inlinePassword: components.password.map { $0.percentDecoded ?? $0 })
+                  inlinePassword: components.password.map { $0.percentDecoded ?? $0 },
+                  newsWait: newsWait, passwordMethods: passwordMethods)
+    }
+
+    /// libpq's `require_auth` list ("scram-sha-256,md5"); its negations are not taken.
+    private static func passwordMethods(_ list: String) throws(ParseError) -> Set<PasswordMethod> {
+        var methods: Set<PasswordMethod> = []
+        for name in list.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let method = PasswordMethod(rawValue: String(name).trimmingSpaces()) else {
+                throw ParseError(description: "require_auth=\(list) is not a list of scram-sha-256, md5, password and none")
+            }
+            methods.insert(method)
+        }
+        return methods
     }
 
     /// The address as the user sees it: never with a password.
     public var description: String {
         var text = "postgres://\(user)@\(hostForURL):\(port)/\(database)"
         var options: [String] = []
-        if tls != .disable { options.append("sslmode=\(tls.rawValue)") }
+        if tls != .require { options.append("sslmode=\(tls.rawValue)") }
         if let rootCertificate { options.append("sslrootcert=\(rootCertificate)") }
+        if newsWait != .listen { options.append("wait=\(newsWait.rawValue)") }
+        if passwordMethods != PasswordMethod.safe {
+            options.append("require_auth=" + passwordMethods.sorted().map(\.rawValue).joined(separator: ","))
+        }
         if !options.isEmpty { text += "?" + options.joined(separator: "&") }
         return text
     }

@@ -48,6 +48,7 @@ public final class SyncHelperBackend: KeyValueBackend, @unchecked Sendable {
     private var nextAttempt: Deadline?
     private var problem: String?
     private var lastReadProblems: [String] = []
+    private var fetchedWhole = false
     private let wakes: WakePipe
 
     /// A fetch that brings more than this is not a store's (1 MB, 1,024 keys) but a broken
@@ -71,6 +72,8 @@ public final class SyncHelperBackend: KeyValueBackend, @unchecked Sendable {
 
     public var readProblems: [String] { lock.withLock { lastReadProblems } }
 
+    public var lastFetchWasWhole: Bool { lock.withLock { fetchedWhole } }
+
     /// The running helper's process, if one runs.
     var helperProcessID: pid_t? { lock.withLock { helper?.pid } }
 
@@ -86,6 +89,7 @@ public final class SyncHelperBackend: KeyValueBackend, @unchecked Sendable {
     }
 
     public func fetchChanges() throws -> [ChangeRecord] {
+        lock.withLock { fetchedWhole = false }
         let helper = try runningHelper()
         var reply = try exchange(.fetch, with: helper)
         var records: [ChangeRecord] = []
@@ -95,7 +99,7 @@ public final class SyncHelperBackend: KeyValueBackend, @unchecked Sendable {
                 helperWorks()
                 throw error
             }
-            guard case .records(let part, let more, let problems) = reply else {
+            guard case .records(let part, let more, let problems, let fromStart) = reply else {
                 throw helperFailed(SyncHelperFailure("the sync helper answered a fetch with \(reply.name)"))
             }
             records += part
@@ -104,7 +108,10 @@ public final class SyncHelperBackend: KeyValueBackend, @unchecked Sendable {
                 throw helperFailed(SyncHelperFailure("the sync helper sent more than \(Self.maximumFetchBytes) bytes of changes at once"))
             }
             if !more {
-                lock.withLock { lastReadProblems = problems }
+                lock.withLock {
+                    lastReadProblems = problems
+                    fetchedWhole = fromStart
+                }
                 helperWorks()
                 return records
             }

@@ -13,7 +13,7 @@ public enum SyncHelperRequest: Equatable, Sendable {
     case wake
 
     /// Bumped when a message changes meaning; the helper says which it speaks in `ready`.
-    public static let protocolVersion = 1
+    public static let protocolVersion = 2
 
     public var propertyList: PropertyListValue {
         switch self {
@@ -26,6 +26,9 @@ public enum SyncHelperRequest: Equatable, Sendable {
                 "connectTimeout": .real(options.connectTimeout), "queryTimeout": .real(options.queryTimeout),
                 "initialBackoff": .real(options.initialBackoff), "maximumBackoff": .real(options.maximumBackoff),
                 "fetchPageSize": .integer(Int64(options.fetchPageSize)),
+                "pollInterval": .real(options.pollInterval), "quietPeriod": .real(options.quietPeriod),
+                "wait": .string(address.newsWait.rawValue),
+                "passwordMethods": .array(address.passwordMethods.sorted().map { .string($0.rawValue) }),
             ]
             if let root = address.rootCertificate { fields["rootCertificate"] = .string(root) }
             if let password { fields["password"] = .string(password) }
@@ -51,12 +54,28 @@ public enum SyncHelperRequest: Equatable, Sendable {
             guard let device = DeviceIdentifier(try fields.string("device")) else {
                 throw SyncHelperFailure("a request's device is not a device identifier")
             }
+            guard let newsWait = PostgresSyncAddress.NewsWait(rawValue: try fields.string("wait")) else {
+                throw SyncHelperFailure("a request's wait is not one this app knows")
+            }
+            let methods = try Self.strings(try fields.array("passwordMethods"), what: "a request's password methods")
+            guard methods.count <= PostgresSyncAddress.PasswordMethod.allCases.count else {
+                throw SyncHelperFailure("a request names too many password methods")
+            }
+            var passwordMethods: Set<PostgresSyncAddress.PasswordMethod> = []
+            for name in methods {
+                guard let method = PostgresSyncAddress.PasswordMethod(rawValue: name) else {
+                    throw SyncHelperFailure("a request's password method \(name) is not one this app knows")
+                }
+                passwordMethods.insert(method)
+            }
             let address = PostgresSyncAddress(user: try fields.string("user"), host: try fields.string("host"), port: try fields.int("port"),
                                               database: try fields.string("database"), tls: tls,
-                                              rootCertificate: try fields.optionalString("rootCertificate"))
+                                              rootCertificate: try fields.optionalString("rootCertificate"),
+                                              newsWait: newsWait, passwordMethods: passwordMethods)
             let options = SyncServerOptions(connectTimeout: try fields.double("connectTimeout"), queryTimeout: try fields.double("queryTimeout"),
                                             initialBackoff: try fields.double("initialBackoff"), maximumBackoff: try fields.double("maximumBackoff"),
-                                            fetchPageSize: try fields.int("fetchPageSize"))
+                                            fetchPageSize: try fields.int("fetchPageSize"),
+                                            pollInterval: try fields.double("pollInterval"), quietPeriod: try fields.double("quietPeriod"))
             self = .open(address: address, password: try fields.optionalString("password"), device: device, options: options)
         case "append":
             self = .append(try fields.array("records").map(SyncHelperRecordCoding.record(from:)))
@@ -77,7 +96,9 @@ public enum SyncHelperRequest: Equatable, Sendable {
 public enum SyncHelperReply: Equatable {
     case ready(protocolVersion: Int)
     case done
-    case records([ChangeRecord], more: Bool, readProblems: [String])
+    /// `fromStart`: the fetch read the server from its first change, so the records are all it
+    /// holds (sent with the last frame).
+    case records([ChangeRecord], more: Bool, readProblems: [String], fromStart: Bool)
     /// The server could not be reached or read; the reason as the user will read it.
     case unavailable(reason: String)
     /// The server refused a whole batch for one of the store's limits.
@@ -108,9 +129,10 @@ public enum SyncHelperReply: Equatable {
             return .dictionary(["reply": .string("ready"), "protocol": .integer(Int64(version))])
         case .done:
             return .dictionary(["reply": .string("done")])
-        case .records(let records, let more, let readProblems):
+        case .records(let records, let more, let readProblems, let fromStart):
             return .dictionary(["reply": .string("records"), "records": .array(records.map(SyncHelperRecordCoding.value(of:))),
-                                "more": .boolean(more), "readProblems": .array(readProblems.map(PropertyListValue.string))])
+                                "more": .boolean(more), "readProblems": .array(readProblems.map(PropertyListValue.string)),
+                                "fromStart": .boolean(fromStart)])
         case .unavailable(let reason):
             return .dictionary(["reply": .string("unavailable"), "reason": .string(reason)])
         case .refused(let limit, let keys):
@@ -128,7 +150,8 @@ public enum SyncHelperReply: Equatable {
             self = .done
         case "records":
             self = .records(try fields.array("records").map(SyncHelperRecordCoding.record(from:)), more: try fields.bool("more"),
-                            readProblems: try Self.strings(fields.array("readProblems"), what: "a reply's read problems"))
+                            readProblems: try Self.strings(fields.array("readProblems"), what: "a reply's read problems"),
+                            fromStart: try fields.bool("fromStart"))
         case "unavailable":
             self = .unavailable(reason: try fields.string("reason"))
         case "refused":
@@ -140,6 +163,12 @@ public enum SyncHelperReply: Equatable {
     }
 
     private static func strings(_ items: [PropertyListValue], what: String) throws -> [String] {
+        try SyncHelperRequest.strings(items, what: what)
+    }
+}
+
+extension SyncHelperRequest {
+    fileprivate static func strings(_ items: [PropertyListValue], what: String) throws -> [String] {
         try items.map { item in
             guard case .string(let text) = item else { throw SyncHelperFailure("\(what) are not all strings") }
             return text

@@ -53,4 +53,6 @@ final class CloudDeferredBackend: KeyValueBackend, @unchecked Sendable {
     func compact(latest: MergedChanges) { current?.compact(latest: latest) }
 
     var readProblems: [String] { current?.readProblems ?? [] }
+
+    var lastFetchWasWhole: Bool { current?.lastFetchWasWhole ?? false }
 }

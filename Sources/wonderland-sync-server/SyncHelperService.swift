@@ -68,7 +68,7 @@ final class SyncHelperService: @unchecked Sendable {
                         try send(SyncHelperReply(error: error))
                         continue
                     }
-                    try sendInFrames(records, readProblems: backend.readProblems)
+                    try sendInFrames(records, readProblems: backend.readProblems, fromStart: backend.lastFetchWasWhole)
                 case .wait(let timeout):
                     backend.waitForChanges(timeout: timeout)
                     try send(.done)
@@ -82,20 +82,20 @@ final class SyncHelperService: @unchecked Sendable {
         }
     }
 
-    private func sendInFrames(_ records: [ChangeRecord], readProblems: [String]) throws {
+    private func sendInFrames(_ records: [ChangeRecord], readProblems: [String], fromStart: Bool) throws {
         var frame: [ChangeRecord] = []
         var bytes = 0
         for record in records {
             let size = record.key.utf8.count + (record.payload?.count ?? 0) + (record.origin?.utf8.count ?? 0)
             if !frame.isEmpty && bytes + size > Self.recordBytesPerFrame {
-                try send(.records(frame, more: true, readProblems: []))
+                try send(.records(frame, more: true, readProblems: [], fromStart: false))
                 frame = []
                 bytes = 0
             }
             frame.append(record)
             bytes += size
         }
-        try send(.records(frame, more: false, readProblems: readProblems))
+        try send(.records(frame, more: false, readProblems: readProblems, fromStart: fromStart))
     }
 
     private func readRequest() throws -> SyncHelperRequest? {

@@ -11,13 +11,29 @@ struct PostgresSyncAddressTests {
         #expect(address.description == "postgres://alice@db.example.org:6543/wonder?sslmode=verify-full&sslrootcert=/etc/ca.pem")
     }
 
-    @Test("libpq's defaults: port 5432, the database named after the user, no TLS; postgresql:// too")
+    @Test("libpq's defaults: port 5432, the database named after the user; TLS unless disabled by name; postgresql:// too")
     func defaults() throws {
         let address = try PostgresSyncAddress(parsing: "postgresql://bob@localhost")
         #expect(address.port == 5432)
         #expect(address.database == "bob")
-        #expect(address.tls == .disable)
+        #expect(address.tls == .require)
+        #expect(address.newsWait == .listen)
+        #expect(address.passwordMethods == [.scram, .none])
         #expect(try PostgresSyncAddress(parsing: "postgres://bob@[::1]:5433/x").description == "postgres://bob@[::1]:5433/x")
+        // Clear text only by name, and then said in the address as it is shown.
+        #expect(try PostgresSyncAddress(parsing: "postgres://bob@h/x?sslmode=disable").description == "postgres://bob@h:5432/x?sslmode=disable")
+    }
+
+    @Test("wait=poll and require_auth are read, kept through the description, and refused when unknown")
+    func waitAndPasswordMethods() throws {
+        let address = try PostgresSyncAddress(parsing: "postgres://a@h/d?wait=poll&require_auth=md5,scram-sha-256")
+        #expect(address.newsWait == .poll)
+        #expect(address.passwordMethods == [.md5, .scram])
+        #expect(address.description == "postgres://a@h:5432/d?wait=poll&require_auth=scram-sha-256,md5")
+        #expect(try PostgresSyncAddress(parsing: address.description) == address)
+        #expect(try PostgresSyncAddress(parsing: "postgres://a@h/d?require_auth=password").passwordMethods == [.password])
+        #expect(throws: PostgresSyncAddress.ParseError.self) { try PostgresSyncAddress(parsing: "postgres://a@h/d?wait=often") }
+        #expect(throws: PostgresSyncAddress.ParseError.self) { try PostgresSyncAddress(parsing: "postgres://a@h/d?require_auth=!password") }
     }
 
     @Test("asking for TLS gets it: prefer and require both encrypt")

@@ -29,7 +29,7 @@ final class FakeHelper {
                 raw(struct.pack(">I", len(body)) + body)
             def ready():
                 read()
-                send({"reply": "ready", "protocol": 1})
+                send({"reply": "ready", "protocol": 2})
 
             """ + body + "\n"
         // Closed on exec: a program another test starts meanwhile must not hold the script open

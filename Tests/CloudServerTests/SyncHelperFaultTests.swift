@@ -63,7 +63,7 @@ struct SyncHelperFaultTests {
         let deep = try FakeHelper("""
             ready()
             read()
-            send({"reply": "records", "more": False, "readProblems": [], "records": [[[[["deep"]]]]]})
+            send({"reply": "records", "more": False, "fromStart": False, "readProblems": [], "records": [[[[["deep"]]]]]})
             read()
             """)
         let deepReason = fetchFailure(proxy(deep))
@@ -72,7 +72,7 @@ struct SyncHelperFaultTests {
         let wrongShape = try FakeHelper("""
             ready()
             read()
-            send({"reply": "records", "more": False, "readProblems": [], "records": [{"key": "k", "clock": -1, "device": "aaaa"}]})
+            send({"reply": "records", "more": False, "fromStart": False, "readProblems": [], "records": [{"key": "k", "clock": -1, "device": "aaaa"}]})
             read()
             """)
         #expect(fetchFailure(proxy(wrongShape)) == "a change's clock is not a number of 0 or more")
@@ -141,7 +141,7 @@ struct SyncHelperFaultTests {
             request = read()
             with open(os.path.join(FOLDER, "seen"), "w") as f:
                 json.dump({"argv": sys.argv, "environment": dict(os.environ), "request": request}, f)
-            send({"reply": "ready", "protocol": 1})
+            send({"reply": "ready", "protocol": 2})
             read()
             """)
         let backend = proxy(helper, replyTimeout: 2)
@@ -168,7 +168,7 @@ struct SyncHelperFaultTests {
             while True:
                 request = read()
                 if request["call"] == "fetch":
-                    send({"reply": "records", "more": False, "readProblems": ["server row 7: too big"], "records": []})
+                    send({"reply": "records", "more": False, "fromStart": False, "readProblems": ["server row 7: too big"], "records": []})
                 elif request["call"] == "wait":
                     woken = read()
                     with open(os.path.join(FOLDER, "woken"), "a") as f:
@@ -194,7 +194,7 @@ struct SyncHelperFaultTests {
             ready()
             while True:
                 if read()["call"] == "fetch":
-                    send({"reply": "records", "more": False, "readProblems": [], "records": []})
+                    send({"reply": "records", "more": False, "fromStart": False, "readProblems": [], "records": []})
             """)
         let ignoring = proxy(deaf, wakeGrace: 0.5, initialBackoff: 30)
         #expect(try ignoring.fetchChanges().isEmpty)

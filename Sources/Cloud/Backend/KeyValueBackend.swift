@@ -41,10 +41,18 @@ public protocol KeyValueBackend: AnyObject, Sendable {
     /// 2, newer than this Wonderland reads"), as of the last fetch. Standing problems, not
     /// events: a line goes when its cause does.
     var readProblems: [String] { get }
+
+    /// Whether the last `fetchChanges()` read the backend from its first change, so what it
+    /// returned is everything the backend holds. A backend that keeps every key's last change
+    /// (the server) says so; the store then sends whatever it holds that the backend lacks —
+    /// a database made anew at the same address, or one restored from a backup, gets back
+    /// what its devices had.
+    var lastFetchWasWhole: Bool { get }
 }
 
 extension KeyValueBackend {
     public var readProblems: [String] { [] }
+    public var lastFetchWasWhole: Bool { false }
 }
 
 /// A wait with no deadline: about 32 years, finite so every clock's arithmetic still works.

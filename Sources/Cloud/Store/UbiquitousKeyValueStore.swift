@@ -371,13 +371,26 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
         var reached = false
         do {
             let fetched = try backend.fetchChanges()
+            let whole = backend.lastFetchWasWhole
             let pending = lock.withLock { () -> [ChangeRecord] in
+                // Everything the backend holds came: what it has is exactly that, whatever was
+                // sent to it before (a database made anew, or restored from a backup, lost it).
+                let deliveredBefore = delivered
+                if whole { delivered = MergedChanges(fetched) }
                 let admitted = admitLocked(fetched)
                 // A change that was not admitted has no say, not even over the clock.
                 for record in admitted { clock.observe(record.stamp.clock) }
                 delivered.merge(admitted)
                 absorbLocked(admitted, reason: hasSynced ? .serverChange : .initialSyncChange)
-                return pendingRecordsLocked()
+                guard whole else { return pendingRecordsLocked() }
+                let missing = missingFromBackendLocked()
+                let lost = missing.filter { record in
+                    record.stamp.device != device || deliveredBefore.record(forKey: record.key).map { !($0.stamp < record.stamp) } == true
+                }
+                if !lost.isEmpty {
+                    warnings.append("\(backend.displayName) holds less than this machine had from it (a database made anew at the same address, or restored from a backup): sent \(lost.count) change\(lost.count == 1 ? "" : "s") it had lost again")
+                }
+                return missing
             }
             if !pending.isEmpty {
                 var accepted: [ChangeRecord] = []
@@ -572,6 +585,15 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
         }
         replicaNeedsSaving = true
         queued.append(KeyValueStoreChange(reason: .quotaViolationChange, changedKeys: records.map(\.key).sorted(), refusal: refusal.limit))
+    }
+
+    /// Every change this machine holds, from any device, that the backend lacks or holds an
+    /// older one of the key than: what a backend that lost its history gets back.
+    private func missingFromBackendLocked() -> [ChangeRecord] {
+        local.latest.values.filter { record in
+            guard let known = delivered.record(forKey: record.key) else { return true }
+            return known.stamp < record.stamp
+        }
     }
 
     /// This machine's changes the backend does not have yet.
