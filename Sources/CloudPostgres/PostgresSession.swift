@@ -34,7 +34,8 @@ final class PostgresSession: @unchecked Sendable {
             .flatMap { channel -> EventLoopFuture<PostgresConnection> in
                 var configuration = PostgresConnection.Configuration(
                     establishedChannel: channel, tls: .disable, username: address.user, password: password, database: address.database)
-                configuration.options.connectTimeout = .milliseconds(Int64((connectTimeout + queryTimeout) * 1_000))
+                // Later than the wait below, which tells a silent server from an unreachable one.
+                configuration.options.connectTimeout = .milliseconds(Int64((connectTimeout + queryTimeout + 2) * 1_000))
                 configuration.options.additionalStartupParameters = [("application_name", "wonderland")] + serverSettings
                 return PostgresConnection.connect(on: loop, configuration: configuration, id: 1, logger: silentLogger)
             }
