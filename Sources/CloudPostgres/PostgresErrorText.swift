@@ -36,7 +36,8 @@ enum PostgresErrorText {
             // PostgreSQL's "too many clients" and "slots are reserved", and PgBouncer's
             // "no more connections allowed": every connection is taken.
             if state == "53300" || message.hasPrefix("no more connections allowed") {
-                return "the server at \(place) is full: no connection free; trying again"
+                // First what the tab bar has room for at 80 columns; the rest for `cloud status`.
+                return "the server is full: every connection to \(place) is in use; trying again"
             }
             if state == "57014" {
                 return "the server at \(place) stopped a statement that ran too long (statement_timeout)"

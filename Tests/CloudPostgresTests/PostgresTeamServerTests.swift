@@ -163,6 +163,21 @@ struct PostgresTeamServerTests {
         }
     }
 
+    @Test("the device beyond what the server takes is told the server is full, in words the tab bar shows first")
+    func fullServerInWords() throws {
+        let bob = try role("bob")
+        let database = try database(of: bob)
+        try server.psql("ALTER ROLE \(bob.name) CONNECTION LIMIT 1", database: "wonderland")
+        let first = backend(bob, database)
+        _ = try first.fetchChanges()
+        do {
+            _ = try backend(bob, database, device: "bbbb").fetchChanges()
+            Issue.record("a second connection was let in")
+        } catch let error as BackendUnavailable {
+            #expect(error.reason.hasPrefix("the server is full: every connection to 127.0.0.1:\(server.port) is in use"), "\(error.reason)")
+        }
+    }
+
     @Test("a statement the device gives up on ends on the server: a locked table leaks no busy connection", arguments: [
         PostgresSyncAddress.NewsWait.listen, .poll,
     ])
