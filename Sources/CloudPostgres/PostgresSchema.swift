@@ -98,14 +98,19 @@ enum PostgresSchema {
             RETURN changed;
         END $$
         """#,
-    ], [
-        // Writers take turns on the limits row, which only roles with rights on the table can
-        // lock (any role can take an advisory lock, and so stall every writer); the lock wait
-        // is bounded here as well as by the session, since a pooler passes no session settings.
-        // The notification says only that something changed: listeners learn nothing of who.
-        #"""
-        CREATE OR REPLACE FUNCTION wonderland_write(keys text[], payloads bytea[], removals boolean[], clocks bigint[], devices text[])
-        RETURNS bigint LANGUAGE plpgsql SET lock_timeout = '4s' AS $$
+    ]]
+
+    /// The write function as this app writes it. Replacing a function changes no table, so it is
+    /// not a migration: the layout version stays, and a device of an older version goes on
+    /// syncing (it calls the same function by the same name, and gets the safer one). A
+    /// database whose function is not exactly this one gets it, with the grants.
+    ///
+    /// Writers take turns on the limits row, which only roles with rights on the table can lock
+    /// (any role can take an advisory lock, and so stall every writer); the lock wait is bounded
+    /// here as well as by the session, since a pooler passes no session settings. The
+    /// notification says only that something changed: listeners learn nothing of who.
+    static let writeFunctionBody = #"""
+
         DECLARE
             limits wonderland_limits%ROWTYPE;
             keys_before bigint; bytes_before bigint; keys_after bigint; bytes_after bigint;
@@ -147,11 +152,15 @@ enum PostgresSchema {
                 PERFORM pg_notify('wonderland_kv', '');
             END IF;
             RETURN changed;
-        END $$
-        """#,
-        // Nobody else gets to call it, whatever the schema's defaults.
-        "REVOKE ALL ON FUNCTION wonderland_write(text[], bytea[], boolean[], bigint[], text[]) FROM PUBLIC",
-    ]]
+        END
+        """#
+
+    static var writeFunctionStatements: [String] {
+        ["CREATE OR REPLACE FUNCTION wonderland_write(keys text[], payloads bytea[], removals boolean[], clocks bigint[], devices text[]) "
+            + "RETURNS bigint LANGUAGE plpgsql SET lock_timeout = '4s' AS $wonderland$" + writeFunctionBody + "$wonderland$",
+         // Nobody else gets to call it, whatever the schema's defaults.
+         "REVOKE ALL ON FUNCTION \(writeFunction) FROM PUBLIC"]
+    }
 
     static var currentVersion: Int { migrations.count }
 
@@ -166,7 +175,7 @@ enum PostgresSchema {
     /// making the tables at once collide on the catalog; the loser finds them made and retries.
     static func migrate(_ session: PostgresSession) throws {
         try PostgresOwnership.check(session)
-        if try installedVersion(session) == currentVersion { return }
+        if try installedVersion(session) == currentVersion, try writeFunctionIsCurrent(session) { return }
         do {
             try migrateLocked(session)
         } catch let error as PSQLError where ["23505", "42P07", "42710"].contains(error.serverInfo?[.sqlState] ?? "") {
@@ -187,6 +196,11 @@ enum PostgresSchema {
         return version
     }
 
+    private static func writeFunctionIsCurrent(_ session: PostgresSession) throws -> Bool {
+        let rows = try session.query("SELECT prosrc = \(writeFunctionBody) FROM pg_proc WHERE oid = to_regprocedure(\(writeFunction))")
+        return try rows.first?.decode(Bool.self) ?? false
+    }
+
     private static func migrateLocked(_ session: PostgresSession) throws {
         try session.query("BEGIN")
         do {
@@ -199,6 +213,9 @@ enum PostgresSchema {
             for next in version ..< currentVersion {
                 for statement in migrations[next] { try session.query(PostgresQuery(unsafeSQL: statement)) }
                 try session.query("INSERT INTO wonderland_schema_version (version) VALUES (\(next + 1))")
+            }
+            if try !writeFunctionIsCurrent(session) {
+                for statement in writeFunctionStatements { try session.query(PostgresQuery(unsafeSQL: statement)) }
             }
             try session.query("COMMIT")
         } catch {

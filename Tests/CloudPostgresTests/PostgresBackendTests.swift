@@ -31,8 +31,25 @@ struct PostgresBackendTests {
         #expect(try first.fetchChanges().isEmpty)
         let second = backend("bbbb")
         #expect(try second.fetchChanges().isEmpty)
-        #expect(try server.psql("SELECT string_agg(version::text, ',') FROM wonderland_schema_version", database: address.database) == "1,2\n")
+        #expect(try server.psql("SELECT string_agg(version::text, ',') FROM wonderland_schema_version", database: address.database) == "1\n")
         #expect(try server.psql("SELECT max_keys, max_total_bytes, max_key_bytes FROM wonderland_limits", database: address.database) == "1024|1048576|64\n")
+    }
+
+    @Test("a database an older wonderland made keeps its layout version, so older devices go on syncing, and gets the current write function")
+    func olderDatabaseGetsCurrentFunction() throws {
+        _ = try backend("aaaa").fetchChanges()
+        // The function as the first version made it: an advisory lock, the device in the notification.
+        try server.psql("DROP FUNCTION \(PostgresSchema.writeFunction)", database: address.database)
+        try server.psql(PostgresSchema.migrations[0].last!, database: address.database)
+        let body = "SELECT prosrc FROM pg_proc WHERE oid = to_regprocedure('\(PostgresSchema.writeFunction)')"
+        #expect(try server.psql(body, database: address.database).contains("pg_advisory_xact_lock"))
+
+        let device = backend("bbbb")
+        try device.append([record("pin", "Tea Party", clock: 3, device: "bbbb")])
+        #expect(try !server.psql(body, database: address.database).contains("pg_advisory"))
+        #expect(try server.psql("SELECT has_function_privilege('public', '\(PostgresSchema.writeFunction)', 'EXECUTE')", database: address.database) == "f\n")
+        #expect(try server.psql("SELECT string_agg(version::text, ',') FROM wonderland_schema_version", database: address.database) == "1\n")
+        #expect(try device.fetchChanges().map(\.key) == ["pin"])
     }
 
     @Test("a server whose tables are newer than this app is refused, saying so")
