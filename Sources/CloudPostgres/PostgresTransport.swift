@@ -101,7 +101,7 @@ enum PostgresTransport {
                     answer.fail(error)
                 }
             case UInt8(ascii: "N"):
-                answer.fail(PostgresServerRefused(description: "the server at \(place) does not offer TLS, which the address asks for (sslmode); wonderland sent nothing"))
+                answer.fail(PostgresServerRefused(description: "the server at \(place) does not offer TLS; wonderland sent nothing (add sslmode=disable to the address to send in clear text)"))
             default:
                 answer.fail(PostgresServerRefused(description: "the server at \(place) gave an answer no PostgreSQL server gives to a request for TLS"))
             }
