@@ -191,10 +191,13 @@ struct PostgresServerAudit {
                    coalesce((SELECT string_agg(r.rolname::text, ',' ORDER BY r.rolname) FROM pg_roles r
                              WHERE r.rolcanlogin AND NOT r.rolsuper AND r.rolname <> current_user
                                AND has_schema_privilege(r.oid, n.oid, 'CREATE')), ''),
-                   pg_get_userbyid(n.nspowner)::text,
-                   pg_has_role(current_user, n.nspowner, 'USAGE')
-                       OR (SELECT rolsuper FROM pg_roles WHERE oid = n.nspowner)
-            FROM pg_namespace n
+                   pg_get_userbyid(o.owner)::text,
+                   pg_has_role(current_user, o.owner, 'USAGE') OR (SELECT rolsuper FROM pg_roles WHERE oid = o.owner)
+            FROM pg_namespace n,
+                 -- PostgreSQL 15's public schema belongs to pg_database_owner: the database's owner.
+                 LATERAL (SELECT CASE WHEN n.nspowner = (SELECT oid FROM pg_roles WHERE rolname = 'pg_database_owner')
+                                      THEN (SELECT datdba FROM pg_database WHERE datname = current_database())
+                                      ELSE n.nspowner END AS owner) o
             WHERE n.nspname::text = ANY (\(schemas)::text[]) OR n.nspname = 'public'
             ORDER BY array_position(\(schemas)::text[], n.nspname::text) NULLS LAST
             """)

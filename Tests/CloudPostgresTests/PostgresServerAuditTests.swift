@@ -119,6 +119,21 @@ final class PostgresServerAuditTests {
         }
     }
 
+    @Test("a database the admin owns, granted to the member: a warning that it is not the member's, and public's owner is the admin's superuser")
+    func databaseOwnedByTheAdmin() throws {
+        let (name, password) = try role("member")
+        let database = "team_\(Self.suffix())"
+        try server.psql("CREATE DATABASE \(database)", database: "wonderland")
+        databases.append(database)
+        try server.psql("REVOKE CONNECT, TEMPORARY ON DATABASE \(database) FROM PUBLIC", database: "wonderland")
+        try server.psql("GRANT CONNECT ON DATABASE \(database) TO \(name)", database: "wonderland")
+        try server.psql("GRANT CREATE ON SCHEMA public TO \(name)", database: database)
+        let address = PostgresSyncAddress(user: name, host: "127.0.0.1", port: server.port, database: database, tls: .disable)
+        let findings = try PostgresServerCheck.run(address: address, password: password, options: SyncServerOptions())
+        #expect(problems(findings).isEmpty, "\(findings.map(\.description))")
+        #expect(findings.contains { $0.severity == .warning && $0.text.contains("belongs to role wonderland, not \(name)") }, "\(findings)")
+    }
+
     @Test("checking a database the app never synced creates nothing in it")
     func checkingCreatesNothing() throws {
         let member = try member()
