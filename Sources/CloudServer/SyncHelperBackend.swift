@@ -150,6 +150,23 @@ public final class SyncHelperBackend: KeyValueBackend, @unchecked Sendable {
 
     public func wake() { wakes.wake() }
 
+    /// `wonderland cloud check`: the helper audits the server's database for a team on a
+    /// connection of its own, which creates nothing; throws `BackendUnavailable` when the
+    /// server or the helper cannot be reached.
+    public func check() throws -> [ServerCheckFinding] {
+        let helper = try runningHelper()
+        let reply = try exchange(.check, with: helper)
+        if let error = reply.error {
+            helperWorks()
+            throw error
+        }
+        guard case .findings(let findings) = reply else {
+            throw helperFailed(SyncHelperFailure("the sync helper answered a check with \(reply.name)"))
+        }
+        helperWorks()
+        return findings
+    }
+
     /// Not passed on: the server keeps one row per key already, so its backend has nothing to
     /// drop, and sending the store's whole state after every write would cost for nothing.
     public func compact(latest: MergedChanges) {}
@@ -286,6 +303,7 @@ extension SyncHelperReply {
         case .records: "records"
         case .unavailable: "unavailable"
         case .refused: "refused"
+        case .findings: "findings"
         }
     }
 }

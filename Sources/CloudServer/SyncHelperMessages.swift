@@ -11,8 +11,14 @@ public enum SyncHelperRequest: Equatable, Sendable {
     case fetch
     case wait(timeout: Double)
     case wake
+    /// `wonderland cloud check`: audit the database for a team (roles, grants, owners,
+    /// triggers, TLS) on a connection of its own, which creates nothing; answered by `findings`
+    /// or `unavailable`.
+    case check
 
     /// Bumped when a message changes meaning; the helper says which it speaks in `ready`.
+    /// 2: `check` and its `findings`; the address's `wait` and password methods, the poll
+    /// interval and quiet period, and whether a fetch read the server from its start.
     public static let protocolVersion = 2
 
     public var propertyList: PropertyListValue {
@@ -41,6 +47,8 @@ public enum SyncHelperRequest: Equatable, Sendable {
             return .dictionary(["call": .string("wait"), "timeout": .real(timeout)])
         case .wake:
             return .dictionary(["call": .string("wake")])
+        case .check:
+            return .dictionary(["call": .string("check")])
         }
     }
 
@@ -85,6 +93,8 @@ public enum SyncHelperRequest: Equatable, Sendable {
             self = .wait(timeout: try fields.double("timeout"))
         case "wake":
             self = .wake
+        case "check":
+            self = .check
         case let other:
             throw SyncHelperFailure("a request asks for \(other.prefix(40)), which the helper does not know")
         }
@@ -103,6 +113,8 @@ public enum SyncHelperReply: Equatable {
     case unavailable(reason: String)
     /// The server refused a whole batch for one of the store's limits.
     case refused(limit: KeyValueStoreLimitError, keys: [String])
+    /// What `check` found, in the order the checks ran.
+    case findings([ServerCheckFinding])
 
     /// The reply that carries `error` to the app, which throws the same again.
     public init(error: any Error) {
@@ -138,6 +150,8 @@ public enum SyncHelperReply: Equatable {
         case .refused(let limit, let keys):
             return .dictionary(["reply": .string("refused"), "limit": SyncHelperRecordCoding.value(of: limit),
                                 "keys": .array(keys.map(PropertyListValue.string))])
+        case .findings(let findings):
+            return .dictionary(["reply": .string("findings"), "findings": .array(findings.map(\.propertyList))])
         }
     }
 
@@ -157,6 +171,8 @@ public enum SyncHelperReply: Equatable {
         case "refused":
             self = .refused(limit: try SyncHelperRecordCoding.limit(from: fields.required("limit")),
                             keys: try Self.strings(fields.array("keys"), what: "a refusal's keys"))
+        case "findings":
+            self = .findings(try fields.array("findings").map(ServerCheckFinding.init(propertyList:)))
         case let other:
             throw SyncHelperFailure("a reply says \(other.prefix(40)), which the app does not know")
         }

@@ -29,7 +29,8 @@ final class SyncHelperService: @unchecked Sendable {
             }
             let backend = PostgresBackend(address: address, password: password, device: device, options: options)
             try send(.ready(protocolVersion: SyncHelperRequest.protocolVersion))
-            let worker = Thread { [self] in serve(backend) }
+            let check: @Sendable () throws -> [ServerCheckFinding] = { try PostgresServerCheck.run(address: address, password: password, options: options) }
+            let worker = Thread { [self] in serve(backend, check: check) }
             worker.start()
             while let request = try readRequest() {
                 switch request {
@@ -46,7 +47,8 @@ final class SyncHelperService: @unchecked Sendable {
         }
     }
 
-    private func serve(_ backend: PostgresBackend) {
+    /// `check` audits the server on a connection of its own (`wonderland cloud check`).
+    private func serve(_ backend: PostgresBackend, check: @escaping @Sendable () throws -> [ServerCheckFinding]) {
         while true {
             let request = requests.take()
             do {
@@ -72,6 +74,14 @@ final class SyncHelperService: @unchecked Sendable {
                 case .wait(let timeout):
                     backend.waitForChanges(timeout: timeout)
                     try send(.done)
+                case .check:
+                    let reply: SyncHelperReply
+                    do {
+                        reply = .findings(try check())
+                    } catch {
+                        reply = SyncHelperReply(error: error)
+                    }
+                    try send(reply)
                 case .open, .wake:
                     break
                 }

@@ -23,7 +23,7 @@ struct CloudCommand: ParsableCommand {
             A missing folder is never created behind your back: the store is offline, its
             changes wait, and `wonderland cloud init` creates the folder.
             """,
-        subcommands: [Status.self, List.self, Sync.self, Init.self],
+        subcommands: [Status.self, List.self, Sync.self, Init.self, Check.self],
         defaultSubcommand: Status.self
     )
 

@@ -42,6 +42,10 @@ enum ManualPage {
             .B 2
             Usage: an unknown option, a missing argument or value, a value of the wrong form.
             One line on standard error says which; \\fB\\-\\-help\\fR shows the usage.
+            .TP
+            .B 3
+            \\fBcloud check\\fR only: the sync server could not be reached, so nothing was checked
+            (its status 1 means a problem found).
             .PP
             The app itself, ended by a signal, restores the terminal and ends with that signal's own status.
             .SH SHELL COMPLETION

@@ -1,3 +1,4 @@
+import CloudServer
 import Foundation
 
 /// A stand-in for `wonderland-sync-server`: a python3 script with `read()` (the app's next
@@ -29,7 +30,7 @@ final class FakeHelper {
                 raw(struct.pack(">I", len(body)) + body)
             def ready():
                 read()
-                send({"reply": "ready", "protocol": 2})
+                send({"reply": "ready", "protocol": \(SyncHelperRequest.protocolVersion)})
 
             """ + body + "\n"
         // Closed on exec: a program another test starts meanwhile must not hold the script open

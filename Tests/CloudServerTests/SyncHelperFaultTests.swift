@@ -141,7 +141,7 @@ struct SyncHelperFaultTests {
             request = read()
             with open(os.path.join(FOLDER, "seen"), "w") as f:
                 json.dump({"argv": sys.argv, "environment": dict(os.environ), "request": request}, f)
-            send({"reply": "ready", "protocol": 2})
+            send({"reply": "ready", "protocol": \(SyncHelperRequest.protocolVersion)})
             read()
             """)
         let backend = proxy(helper, replyTimeout: 2)

@@ -9,7 +9,7 @@ struct CommandLineConventionTests {
         [], ["plist"], ["plist", "lint"], ["plist", "print"], ["plist", "convert"],
         ["defaults"], ["defaults", "read"], ["defaults", "read-type"], ["defaults", "write"], ["defaults", "delete"],
         ["defaults", "export"], ["defaults", "import"],
-        ["cloud"], ["cloud", "status"], ["cloud", "list"], ["cloud", "sync"], ["cloud", "init"],
+        ["cloud"], ["cloud", "status"], ["cloud", "list"], ["cloud", "sync"], ["cloud", "init"], ["cloud", "check"],
         ["state"], ["state", "show"], ["state", "path"], ["state", "reset"], ["state", "usage"], ["state", "clean"],
         ["settings"], ["settings", "lint"],
     ]
