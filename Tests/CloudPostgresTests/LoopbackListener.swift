@@ -10,8 +10,13 @@ final class LoopbackListener: @unchecked Sendable {
     let port: Int
     private let socket: Int32
     private let lock = NSLock()
-    private var open: [Int32] = []
+    private var open: Set<Int32> = []
+    private var closing = false
 
+    /// `handle` reads and writes the connection and returns; the listener closes it afterwards.
+    /// Every descriptor is closed exactly once, by the thread that owns it, and `close()` only
+    /// shuts down descriptors still open: tests run side by side in one process, and a second
+    /// close would close whatever socket another test was given that number for since.
     init(handle: @escaping @Sendable (Int32) -> Void) throws {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         self.socket = socket
@@ -33,25 +38,46 @@ final class LoopbackListener: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(socket, $0, &length) }
         }
         port = Int(UInt16(bigEndian: address.sin_port))
-        let listening = socket
-        Thread { [weak self] in
+        Thread { [self] in
             while true {
-                let client = accept(listening, nil, nil)
-                guard client >= 0 else { return }
-                self?.keep(client)
-                Thread { handle(client) }.start()
+                let client = accept(socket, nil, nil)
+                guard client >= 0, keep(client) else {
+                    if client >= 0 { Glibc.close(client) }
+                    // The accepting thread owns the listening socket: it closes it only once
+                    // nothing can call accept on that number again.
+                    Glibc.close(socket)
+                    return
+                }
+                Thread { [self] in
+                    handle(client)
+                    release(client)
+                }.start()
             }
         }.start()
     }
 
-    private func keep(_ descriptor: Int32) { lock.withLock { open.append(descriptor) } }
+    private func keep(_ descriptor: Int32) -> Bool {
+        lock.withLock {
+            guard !closing else { return false }
+            open.insert(descriptor)
+            return true
+        }
+    }
 
-    /// Stops accepting and closes every connection.
+    private func release(_ descriptor: Int32) {
+        lock.withLock {
+            open.remove(descriptor)
+            Glibc.close(descriptor)
+        }
+    }
+
+    /// Stops accepting and ends every connection; safe to call more than once.
     func close() {
-        shutdown(socket, Int32(SHUT_RDWR))
-        Glibc.close(socket)
-        for descriptor in lock.withLock({ open }) {
-            shutdown(descriptor, Int32(SHUT_RDWR))
+        lock.withLock {
+            guard !closing else { return }
+            closing = true
+            shutdown(socket, Int32(SHUT_RDWR))
+            for descriptor in open { shutdown(descriptor, Int32(SHUT_RDWR)) }
         }
     }
 
@@ -94,6 +120,7 @@ final class LoopbackListener: @unchecked Sendable {
 final class FreezingProxy: @unchecked Sendable {
     private let lock = NSLock()
     private var frozenBefore = 0
+    private var stopped = false
     private var connections = 0
     private var listener: LoopbackListener!
 
@@ -113,10 +140,11 @@ final class FreezingProxy: @unchecked Sendable {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(server, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
             }
             guard connected == 0 else {
-                Glibc.close(client)
+                Glibc.close(server)
                 return
             }
             self.pass(client, server, number: number)
+            Glibc.close(server)
         }
     }
 
@@ -131,21 +159,21 @@ final class FreezingProxy: @unchecked Sendable {
         while true {
             var descriptors = [pollfd(fd: client, events: Int16(POLLIN), revents: 0), pollfd(fd: server, events: Int16(POLLIN), revents: 0)]
             guard poll(&descriptors, 2, 100) >= 0 else { break }
+            if lock.withLock({ stopped }) { return }
             if frozen(number) {
                 usleep(100_000)
                 continue
             }
             for (from, to) in [(0, server), (1, client)] where descriptors[from].revents != 0 {
                 let count = Glibc.read(descriptors[from].fd, &buffer, buffer.count)
-                if count <= 0 {
-                    Glibc.close(client)
-                    Glibc.close(server)
-                    return
-                }
+                if count <= 0 { return }
                 _ = buffer.withUnsafeBytes { Glibc.write(to, $0.baseAddress, count) }
             }
         }
     }
 
-    func close() { listener.close() }
+    func close() {
+        lock.withLock { stopped = true }
+        listener.close()
+    }
 }

@@ -32,7 +32,6 @@ struct PostgresFakeServerTests {
                     bytes += LoopbackListener.read(client, seconds: 1.5)
                 }
                 received.fail(String(decoding: bytes, as: Unicode.ASCII.self))
-                close(client)
             }
         }
 
@@ -97,7 +96,6 @@ struct PostgresFakeServerTests {
     func silentServerIsNotUnreachable() throws {
         let silent = try LoopbackListener { client in
             _ = LoopbackListener.read(client, seconds: 5)
-            close(client)
         }
         defer { silent.close() }
         let reason = failure(connectingTo: silent.port)
