@@ -9,7 +9,8 @@ import PostgresNIO
 /// checking creates nothing (not even the store's tables) and changes nothing.
 ///
 /// What it guards against: another role connecting to this database (it could LISTEN to the
-/// devices' notifications, or take the advisory locks their writes wait on, and stall them);
+/// devices' notifications, wake them with its own, take the connections they need, and see
+/// the database's activity);
 /// another role creating the store's tables here first, where it may create in a schema on the
 /// search path, with grants, triggers or rules that read or rewrite every change; a role with
 /// more power than a device needs; and passwords and data in clear text.
@@ -141,7 +142,7 @@ struct PostgresServerAudit {
         var found: [ServerCheckFinding] = []
         if isDefault || publicConnects {
             let why = isDefault ? " (its privileges are the default, which lets PUBLIC connect)" : ""
-            found.append(.problem("every role on this server (PUBLIC) may connect to database \(me.database)\(why): another user could listen to your devices' notifications and hold the locks their writes wait on. Fix: REVOKE CONNECT, TEMPORARY ON DATABASE \(database) FROM PUBLIC; GRANT CONNECT ON DATABASE \(database) TO \(identifier(me.name))"))
+            found.append(.problem("every role on this server (PUBLIC) may connect to database \(me.database)\(why): another user could take the connections your devices need, hear when they write, wake them with notifications of its own, and create temporary tables. Fix: REVOKE CONNECT, TEMPORARY ON DATABASE \(database) FROM PUBLIC; GRANT CONNECT ON DATABASE \(database) TO \(identifier(me.name))"))
         } else {
             found.append(.ok("PUBLIC may not connect to database \(me.database)"))
         }
