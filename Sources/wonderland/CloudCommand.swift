@@ -19,6 +19,9 @@ struct CloudCommand: ParsableCommand {
             setting, else $XDG_DATA_HOME/wonderland/cloud. A server's password comes from
             PGPASSWORD or ~/.pgpass (PGPASSFILE), as for psql; it is never printed. Each
             command first syncs once (sending what is queued), unless --offline is given.
+            `status` and `list` exit with status 1 when they could not reach the server (what
+            they print is this machine's copy, and why the server was not reached); a folder
+            store, or a server reached, is status 0.
 
             A missing folder is never created behind your back: the store is offline, its
             changes wait, and `wonderland cloud init` creates the folder.
@@ -105,6 +108,7 @@ struct CloudCommand: ParsableCommand {
             for line in Self.skippedLines(status) { print(place.place.redacting(line)) }
             for line in Self.refusedLines(status) { print(place.place.redacting(line)) }
             for warning in store.takeWarnings() { place.printError(warning) }
+            if place.place.isServer, reached == false { throw ExitCode.failure }
         }
 
         /// The per-entry rules' dictionaries as this machine keeps them: from the collections
@@ -152,11 +156,15 @@ struct CloudCommand: ParsableCommand {
         func run() throws {
             let place = Where.current()
             let store = place.openStore()
-            if !offline { store.synchronize() }
+            let reached = offline ? nil : store.synchronize()
             let values = store.dictionaryRepresentation
             for key in values.keys.sorted() { print("\(key) = \(StateSummaryPrinter.describe(values[key]!, limit: 200))") }
             let skipped = store.status.skippedChanges
             if skipped > 0 { place.printError("\(skipped) change\(skipped == 1 ? "" : "s") from elsewhere not applied; `wonderland cloud status` names them.") }
+            if place.place.isServer, reached == false {
+                place.printError("could not reach the server: \(store.status.problem ?? "unknown reason"); the keys above are this machine's copy.")
+                throw ExitCode.failure
+            }
         }
     }
 
