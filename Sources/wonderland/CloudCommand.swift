@@ -4,6 +4,7 @@ import Defaults
 import FoundationEssentials
 import Platform
 import PropertyList
+import TextSafety
 import WonderlandApp
 
 /// `wonderland cloud`: the synced store as this machine sees it — where it syncs, what it
@@ -22,6 +23,11 @@ struct CloudCommand: ParsableCommand {
             `status` and `list` exit with status 1 when they could not reach the server (what
             they print is this machine's copy, and why the server was not reached); a folder
             store, or a server reached, is status 0.
+
+            A running app that syncs tells `status` what it knows (reached, when it last
+            synced, why it is offline) through
+            $XDG_STATE_HOME/wonderland/running/sync-<pid>.json, so a machine whose app is
+            connected is told so even when the server has no connection to spare for `status`.
 
             A missing folder is never created behind your back: the store is offline, its
             changes wait, and `wonderland cloud init` creates the folder.
@@ -105,10 +111,25 @@ struct CloudCommand: ParsableCommand {
             case true?: print("Reached:  yes")
             case false?: print("Reached:  no: \(place.place.redacting(status.problem ?? "unknown reason"))")
             }
+            let running = RunningSyncFiles.standard(environment: ProcessEnvironment.current())?.read() ?? []
+            for line in Self.runningLines(running, reached: reached, problem: status.problem) { print(place.place.redacting(line)) }
             for line in Self.skippedLines(status) { print(place.place.redacting(line)) }
             for line in Self.refusedLines(status) { print(place.place.redacting(line)) }
             for warning in store.takeWarnings() { place.printError(warning) }
             if place.place.isServer, reached == false { throw ExitCode.failure }
+        }
+
+        /// What each running app on this machine knows of its sync, one line each; then, when
+        /// this command found the server full while an app here is connected to it, that said
+        /// plainly: the server is up, and this look only found no connection to spare.
+        static func runningLines(_ running: [RunningSyncState], reached: Bool?, problem: String?,
+                                 now: Double = Date().timeIntervalSince1970) -> [String] {
+            var lines = running.map { $0.line(now: now, sanitize: SafeText.visible) }
+            if reached == false, problem?.hasPrefix("the server is full") == true,
+               let connected = running.first(where: { $0.isServer && $0.reached == true }) {
+                lines.append("Note:     the server has no connection to spare for this look, but the running app (pid \(connected.pid)) is connected and syncing")
+            }
+            return lines
         }
 
         /// The per-entry rules' dictionaries as this machine keeps them: from the collections
