@@ -20,14 +20,15 @@ struct CloudCommand: ParsableCommand {
             setting, else $XDG_DATA_HOME/wonderland/cloud. A server's password comes from
             PGPASSWORD or ~/.pgpass (PGPASSFILE), as for psql; it is never printed. Each
             command first syncs once (sending what is queued), unless --offline is given.
-            `status` and `list` exit with status 1 when they could not reach the server (what
-            they print is this machine's copy, and why the server was not reached); a folder
-            store, or a server reached, is status 0.
+            `status` and `list` exit with status 1 when they could not reach the
+            server (what they print is this machine's copy, and why the server was
+            not reached); a folder store, or a server reached, is status 0.
 
-            A running app that syncs tells `status` what it knows (reached, when it last
-            synced, why it is offline) through
-            $XDG_STATE_HOME/wonderland/running/sync-<pid>.json, so a machine whose app is
-            connected is told so even when the server has no connection to spare for `status`.
+            A running app that syncs tells `status` what it knows (reached, when it
+            last synced, why it is offline) in
+            $XDG_STATE_HOME/wonderland/running/sync-<pid>.json, so a machine whose
+            app is connected is told so even when the server has no connection to
+            spare for `status`.
 
             A missing folder is never created behind your back: the store is offline, its
             changes wait, and `wonderland cloud init` creates the folder.
