@@ -80,6 +80,8 @@ public struct RunningSyncFiles: Sendable {
     /// A state file is a few hundred bytes; anything over this was not written by the app.
     public static let limit = FileLimit(bytes: 64 << 10, name: "a running app's sync state")
 
+    /// The files in the folder at `folderPath` (made when first written, 0700); `isRunning`
+    /// tells a live app's pid from a dead one's.
     public init(folderPath: String, isRunning: @escaping @Sendable (Int32) -> Bool = RunningSyncFiles.isRunningWonderland) {
         self.folderPath = folderPath
         self.isRunning = isRunning
