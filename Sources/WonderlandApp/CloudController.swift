@@ -5,6 +5,9 @@ import Platform
 import PropertyList
 import Screens
 import Terminal
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Connects the synced store to the app's lifecycle. The mirror opens the store when a Sync
 /// toggle is on and closes it when all are off, live; this controller gives it the folder or
@@ -35,11 +38,17 @@ public final class CloudController: ApplicationLifecycleObserver {
     private var settingsObservation: PreferenceObservation?
     private var pendingNotices: [String] = []
     private var toldNotices = Set<String>()
+    /// Where this process tells `wonderland cloud status` its sync state; nil for a launch
+    /// with no state folder of its own (a test).
+    private let runningFiles: RunningSyncFiles?
+    /// What was last written there, so the file is written only when the state changes.
+    private var writtenState: RunningSyncState?
 
     public init(services: AppServices, factory: CloudStoreFactory, onNews: @escaping @Sendable () -> Void = { Wakeup.post() }) {
         self.services = services
         self.factory = factory
         self.onNews = onNews
+        runningFiles = RunningSyncFiles.standard(environment: services.launch.environment)
         folder = CloudSettings.folder(store: services.store, environment: services.launch.environment, dataFolder: services.launch.dataFolder)
         place = CloudSettings.place(store: services.store, environment: services.launch.environment, dataFolder: services.launch.dataFolder)
     }
@@ -115,9 +124,36 @@ public final class CloudController: ApplicationLifecycleObserver {
         var server: String?
         if case .server = place.kind { server = mirror.store?.backendName }
         let text = CloudStatusBoard.describe(mirror.store?.status, server: server, shares: mirror.shareSummaries()).map(place.redacting)
+        tellRunningState()
         guard text != services.cloudStatus.text else { return false }
         services.cloudStatus.text = text
         return true
+    }
+
+    /// Writes this process's sync state for `wonderland cloud status` when it changed, and
+    /// removes the file while nothing syncs.
+    private func tellRunningState() {
+        guard let runningFiles else { return }
+        var state: RunningSyncState?
+        if let status = mirror.store?.status {
+            let address: String
+            switch place.kind {
+            case .folder(let folder): address = folder.path
+            case .server(let server, _): address = server.description
+            case .unusableServer(let reason): address = "unusable: \(reason)"
+            }
+            state = RunningSyncState(pid: getpid(), address: place.redacting(address), isServer: place.isServer,
+                                     reached: status.isReachable, lastSync: status.lastSync,
+                                     problem: status.isReachable == false ? place.redacting(status.problem ?? "unknown reason") : nil)
+        }
+        guard state != writtenState else { return }
+        if let state {
+            // A state folder that cannot be written leaves `cloud status` without it; nothing more.
+            guard (try? runningFiles.write(state)) != nil else { return }
+        } else {
+            runningFiles.remove(pid: getpid())
+        }
+        writtenState = state
     }
 
     // MARK: lifecycle
@@ -142,6 +178,8 @@ public final class CloudController: ApplicationLifecycleObserver {
     public func applicationWillTerminate(_ application: Application, reason: TerminationReason) {
         mirror.deactivate()
         settingsObservation = nil
+        if writtenState != nil { runningFiles?.remove(pid: getpid()) }
+        writtenState = nil
     }
 
     private func update(_ application: Application) {

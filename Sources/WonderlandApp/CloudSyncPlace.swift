@@ -35,8 +35,10 @@ public struct CloudSyncPlace: Equatable {
         return lookup.password ?? address.inlinePassword
     }
 
-    /// Text fit to show: `text` with the password, if it somehow got in (an error message of a
-    /// library quoting its connection settings), replaced by dots.
+    /// Text fit to show: the password field of any address in `text` replaced by dots, and the
+    /// password itself, should a library's error message quote it, when it is distinctive
+    /// (`CloudServerCredentials.redact`): nothing else is touched, so a short password that is
+    /// also part of the host, the user's name or a path leaves them readable.
     public func redacting(_ text: String) -> String {
         CloudServerCredentials.redact(text, passwords: [password, inlinePassword].compactMap { $0 })
     }

@@ -4,6 +4,7 @@ import Defaults
 import FoundationEssentials
 import Platform
 import PropertyList
+import TextSafety
 import WonderlandApp
 
 /// `wonderland cloud`: the synced store as this machine sees it — where it syncs, what it
@@ -19,6 +20,15 @@ struct CloudCommand: ParsableCommand {
             setting, else $XDG_DATA_HOME/wonderland/cloud. A server's password comes from
             PGPASSWORD or ~/.pgpass (PGPASSFILE), as for psql; it is never printed. Each
             command first syncs once (sending what is queued), unless --offline is given.
+            `status` and `list` exit with status 1 when they could not reach the
+            server (what they print is this machine's copy, and why the server was
+            not reached); a folder store, or a server reached, is status 0.
+
+            A running app that syncs tells `status` what it knows (reached, when it
+            last synced, why it is offline) in
+            $XDG_STATE_HOME/wonderland/running/sync-<pid>.json, so a machine whose
+            app is connected is told so even when the server has no connection to
+            spare for `status`.
 
             A missing folder is never created behind your back: the store is offline, its
             changes wait, and `wonderland cloud init` creates the folder.
@@ -102,9 +112,25 @@ struct CloudCommand: ParsableCommand {
             case true?: print("Reached:  yes")
             case false?: print("Reached:  no: \(place.place.redacting(status.problem ?? "unknown reason"))")
             }
+            let running = RunningSyncFiles.standard(environment: ProcessEnvironment.current())?.read() ?? []
+            for line in Self.runningLines(running, reached: reached, problem: status.problem) { print(place.place.redacting(line)) }
             for line in Self.skippedLines(status) { print(place.place.redacting(line)) }
             for line in Self.refusedLines(status) { print(place.place.redacting(line)) }
             for warning in store.takeWarnings() { place.printError(warning) }
+            if place.place.isServer, reached == false { throw ExitCode.failure }
+        }
+
+        /// What each running app on this machine knows of its sync, one line each; then, when
+        /// this command found the server full while an app here is connected to it, that said
+        /// plainly: the server is up, and this look only found no connection to spare.
+        static func runningLines(_ running: [RunningSyncState], reached: Bool?, problem: String?,
+                                 now: Double = Date().timeIntervalSince1970) -> [String] {
+            var lines = running.map { $0.line(now: now, sanitize: SafeText.visible) }
+            if reached == false, problem?.hasPrefix("the server is full") == true,
+               let connected = running.first(where: { $0.isServer && $0.reached == true }) {
+                lines.append("Note:     the server has no connection to spare for this look, but the running app (pid \(connected.pid)) is connected and syncing")
+            }
+            return lines
         }
 
         /// The per-entry rules' dictionaries as this machine keeps them: from the collections
@@ -152,11 +178,15 @@ struct CloudCommand: ParsableCommand {
         func run() throws {
             let place = Where.current()
             let store = place.openStore()
-            if !offline { store.synchronize() }
+            let reached = offline ? nil : store.synchronize()
             let values = store.dictionaryRepresentation
             for key in values.keys.sorted() { print("\(key) = \(StateSummaryPrinter.describe(values[key]!, limit: 200))") }
             let skipped = store.status.skippedChanges
             if skipped > 0 { place.printError("\(skipped) change\(skipped == 1 ? "" : "s") from elsewhere not applied; `wonderland cloud status` names them.") }
+            if place.place.isServer, reached == false {
+                place.printError("could not reach the server: \(store.status.problem ?? "unknown reason"); the keys above are this machine's copy.")
+                throw ExitCode.failure
+            }
         }
     }
 

@@ -37,7 +37,8 @@ enum ManualPage {
             .TP
             .B 1
             Failure: a file that cannot be read or written, a value refused, a lint that found errors,
-            a synced store that cannot be reached.
+            a synced store \\fBcloud sync\\fR cannot reach, a sync server \\fBcloud status\\fR or
+            \\fBcloud list\\fR could not reach (they still print this machine's copy and why).
             .TP
             .B 2
             Usage: an unknown option, a missing argument or value, a value of the wrong form.

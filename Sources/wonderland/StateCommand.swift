@@ -139,8 +139,14 @@ enum StateSummaryPrinter {
 
     private static func quoted(_ string: String) -> String {
         // A half-typed Sync Server address may hold a password: never print it.
+        // The whole string is the address, so its password field is found even where it holds a
+        // space (which ends an address in free text).
         let password = URLPassword.split(from: string)?.password
-        let string = CloudServerCredentials.redact(string, passwords: password.map { [$0] } ?? [])
+        var string = string
+        if let field = URLPassword.passwordRange(in: string[...]), !field.isEmpty {
+            string.replaceSubrange(field, with: CloudServerCredentials.mask)
+        }
+        string = CloudServerCredentials.redact(string, passwords: password.map { [$0] } ?? [])
         // Scalar by scalar: "\r\n" is one Character, and each half is escaped on its own.
         var escaped = "\""
         for scalar in string.unicodeScalars {

@@ -7,12 +7,6 @@ import Testing
 /// when the server is down; 2 when the store syncs through a folder.
 @Suite("cloud check against a PostgreSQL server", .whenEndToEndIsAskedFor)
 struct CloudCheckJourneyTests {
-    func wonderland(_ arguments: [String], home: HomeFolder, environment: [String: String]) throws -> (status: Int32, output: String) {
-        let variables = environment.map { "\($0.key)=\($0.value)" }.sorted()
-        return try Subprocess.run(["/usr/bin/env", "-i", "PATH=/usr/bin:/bin", "HOME=\(home.url.path)", "LANG=C.UTF-8"] + variables
-                                  + [try TmuxSession.locateBinary()] + arguments)
-    }
-
     @Test("problems give status 1 and say the fix; fixed, status 0; the server down, status 3; a folder, status 2; the password never printed")
     func exitStatuses() throws {
         let server = try ThrowAwayServer()
@@ -23,7 +17,7 @@ struct CloudCheckJourneyTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: passwordFile.path)
         let environment = ["WONDERLAND_SYNC_URL": server.url, "PGPASSFILE": passwordFile.path]
 
-        let first = try wonderland(["cloud", "check"], home: home, environment: environment)
+        let first = try home.wonderland(["cloud", "check"], environment: environment)
         #expect(first.status == 1, "\(first.output)")
         #expect(first.output.contains("problem: every role on this server (PUBLIC) may connect to database wonderland"), "\(first.output)")
         #expect(first.output.contains("REVOKE CONNECT, TEMPORARY ON DATABASE wonderland FROM PUBLIC"), "\(first.output)")
@@ -32,18 +26,18 @@ struct CloudCheckJourneyTests {
         #expect(!first.output.contains(server.password))
 
         try server.psql("REVOKE CONNECT, TEMPORARY ON DATABASE wonderland FROM PUBLIC")
-        let fixed = try wonderland(["cloud", "check"], home: home, environment: environment)
+        let fixed = try home.wonderland(["cloud", "check"], environment: environment)
         #expect(fixed.status == 0, "\(fixed.output)")
         #expect(fixed.output.contains("ok: PUBLIC may not connect to database wonderland"), "\(fixed.output)")
         #expect(!fixed.output.contains("problem:"), "\(fixed.output)")
         #expect(fixed.output.contains("No problems"), "\(fixed.output)")
 
         try server.kill()
-        let down = try wonderland(["cloud", "check"], home: home, environment: environment)
+        let down = try home.wonderland(["cloud", "check"], environment: environment)
         #expect(down.status == 3, "\(down.output)")
         #expect(down.output.contains("cannot check the server"), "\(down.output)")
 
-        let folder = try wonderland(["cloud", "check"], home: home, environment: ["WONDERLAND_SYNC_FOLDER": home.url.path])
+        let folder = try home.wonderland(["cloud", "check"], environment: ["WONDERLAND_SYNC_FOLDER": home.url.path])
         #expect(folder.status == 2, "\(folder.output)")
         #expect(folder.output.contains("not a server"), "\(folder.output)")
     }

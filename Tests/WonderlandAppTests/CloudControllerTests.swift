@@ -18,9 +18,11 @@ private final class Instance: Pilot {
     let controller: CloudController
     private(set) var backends: [InMemoryBackend] = []
 
-    init(cloud: InMemoryCloud, values: [String: PropertyListValue], bookPath: String? = nil, replicas: LocalReplicaFolder? = nil) {
+    init(cloud: InMemoryCloud, values: [String: PropertyListValue], bookPath: String? = nil, replicas: LocalReplicaFolder? = nil,
+         environment: [String: String] = [:]) {
         let store = InMemoryPreferenceStore(values: values)
-        let launch = LaunchOptions(location: "48.8566,2.3522", bookPath: bookPath, dataFolder: LaunchOptions.emptyDataFolder)
+        let launch = LaunchOptions(location: "48.8566,2.3522", bookPath: bookPath, dataFolder: LaunchOptions.emptyDataFolder,
+                                   environment: environment)
         let services = AppServices(store: store, bundle: .embedded, launch: launch)
         // Made before the controller, as the runner does.
         let root = RootScreen.make(services: services)
@@ -100,6 +102,33 @@ struct CloudControllerTests {
         try phone.sync()
         #expect(phone.controller.mirror.store == nil)
         #expect(!phone.tabBar.contains("sync"))
+    }
+
+    @Test func theRunningStateFileFollowsTheSyncAndGoesAtQuit() throws {
+        let state = FileManager.default.temporaryDirectory.appendingPathComponent("wl-running-state-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: state) }
+        let phone = Instance(cloud: InMemoryCloud(), values: locationsOn, environment: ["XDG_STATE_HOME": state.path])
+        let files = RunningSyncFiles(folderPath: state.appendingPathComponent("wonderland/running").path) { _ in true }
+        try phone.sync()
+        let synced = try #require(files.read().first)
+        #expect(synced.pid == getpid())
+        #expect(synced.reached == true && synced.lastSync != nil && synced.problem == nil)
+        #expect(!synced.isServer)
+        phone.lastBackend?.isReachable = false
+        phone.store.set(.dictionary(["lat": .real(51.5), "long": .real(-0.12), "title": .string("Offline pin")]), forKey: "HPLocation")
+        try phone.sync()
+        let offline = try #require(files.read().first)
+        #expect(offline.reached == false && offline.problem != nil)
+        #expect(offline.lastSync == synced.lastSync)
+        phone.store.set(.boolean(false), forKey: "HPSyncLocations")
+        try phone.sync()
+        #expect(files.read() == [], "nothing syncs: no file")
+        phone.store.set(.boolean(true), forKey: "HPSyncLocations")
+        try phone.app.processPendingEvents()
+        try phone.sync()
+        #expect(files.read().count == 1)
+        try phone.quit()
+        #expect(files.read() == [], "removed at quit")
     }
 
     @Test func offlineTheAppKeepsWorkingAndSaysWhatWaits() throws {

@@ -76,8 +76,9 @@ import Testing
     @Test func passwordsAreHiddenEvenInsideACharacter() {
         #expect(CloudServerCredentials.redact("postgres://a:s3cret@h/db", passwords: ["s3cret"]) == "postgres://a:•••@h/db")
         // "t" and the combining acute after it are one Character; the password still goes.
-        #expect(CloudServerCredentials.redact("pw=s3cret\u{301}", passwords: ["s3cret"]) == "pw=•••\u{301}")
-        #expect(CloudServerCredentials.redact("a\r\nb", passwords: ["\n"]) == "a\r•••b")
-        #expect(CloudServerCredentials.redact("pw=\u{E9}", passwords: ["e\u{301}"]) == "pw=•••")
+        #expect(CloudServerCredentials.redact("pw=s3cretW0rd\u{301}", passwords: ["s3cretW0rd"]) == "pw=•••\u{301}")
+        #expect(CloudServerCredentials.redact("pw=9tim\u{E9}s9tim", passwords: ["9time\u{301}s9tim"]) == "pw=•••")
+        // Too short to be told from other text: left, whatever it matches.
+        #expect(CloudServerCredentials.redact("a\r\nb", passwords: ["\n"]) == "a\r\nb")
     }
 }
