@@ -146,7 +146,7 @@ public final class CloudController: ApplicationLifecycleObserver {
                                      reached: status.isReachable, lastSync: status.lastSync,
                                      problem: status.isReachable == false ? place.redacting(status.problem ?? "unknown reason") : nil)
         }
-        guard state != writtenState else { return }
+        guard state != writtenState, state?.isOnlyALaterSync(than: writtenState) != true else { return }
         if let state {
             // A state folder that cannot be written leaves `cloud status` without it; nothing more.
             guard (try? runningFiles.write(state)) != nil else { return }

@@ -11,6 +11,8 @@ import Glibc
 public struct RunningSyncState: Codable, Equatable, Sendable {
     /// The file's layout; a reader takes only this one.
     public static let currentFormat = 1
+    /// Seconds a newer last sync alone waits before the file is written again.
+    public static let refreshInterval = 60.0
 
     /// The layout this state was written in (`currentFormat` for one made here).
     public var format: Int
@@ -38,7 +40,7 @@ public struct RunningSyncState: Codable, Equatable, Sendable {
         self.problem = problem
     }
 
-    /// One line for `cloud status`: "Running app (pid 812): reached the server 3 s ago",
+    /// One line for `cloud status`: "Running app (pid 812): reached the server, last recorded 3 s ago",
     /// "… offline: the server is full: …", "… connecting". Every text from the file is made
     /// visible (no control characters) by the caller's `sanitize`.
     public func line(now: Double, sanitize: (String) -> String = { $0 }) -> String {
@@ -48,12 +50,24 @@ public struct RunningSyncState: Codable, Equatable, Sendable {
         case nil:
             state = "connecting to \(what)"
         case true?:
-            state = "reached \(what)" + (lastSync.map { " " + Self.ago(now - $0) } ?? "")
+            // Recorded once a minute while nothing else changes: the app may have synced since.
+            state = "reached \(what)" + (lastSync.map { ", last recorded " + Self.ago(now - $0) } ?? "")
         case false?:
             state = "offline: " + sanitize(problem ?? "unknown reason")
                 + (lastSync.map { " (last reached \(what) \(Self.ago(now - $0)))" } ?? "")
         }
         return "Running app (pid \(pid)): \(state) · \(sanitize(address))"
+    }
+
+    /// Whether this differs from `written` only by a last sync less than `refreshInterval`
+    /// later, which is not worth writing: a device that polls syncs every half second, and
+    /// the file, written and synced to disk each time, would cost more than it tells.
+    public func isOnlyALaterSync(than written: RunningSyncState?) -> Bool {
+        guard let written, let last = lastSync, let before = written.lastSync,
+              last >= before, last - before < Self.refreshInterval else { return false }
+        var same = self
+        same.lastSync = before
+        return same == written
     }
 
     /// "3 s ago", "4 min ago", "2 h ago"; "just now" for a clock that ran backwards.

@@ -75,9 +75,27 @@ struct RunningSyncFilesTests {
         #expect(files.read() == [Self.synced])
     }
 
+    @Test("a later sync alone is written once a minute; any other change at once")
+    func laterSyncsAreWrittenOnceAMinute() {
+        var later = Self.synced
+        later.lastSync = Self.synced.lastSync.map { $0 + 0.5 }
+        #expect(later.isOnlyALaterSync(than: Self.synced))
+        later.lastSync = Self.synced.lastSync.map { $0 + RunningSyncState.refreshInterval }
+        #expect(!later.isOnlyALaterSync(than: Self.synced), "a minute on, the file is refreshed")
+        var offline = Self.synced
+        offline.lastSync = Self.synced.lastSync.map { $0 + 0.5 }
+        offline.reached = false
+        offline.problem = "cannot connect"
+        #expect(!offline.isOnlyALaterSync(than: Self.synced), "going offline is written at once")
+        #expect(!Self.synced.isOnlyALaterSync(than: nil))
+        var earlier = Self.synced
+        earlier.lastSync = Self.synced.lastSync.map { $0 - 1 }
+        #expect(!earlier.isOnlyALaterSync(than: Self.synced), "a clock that went back is written")
+    }
+
     @Test("the line cloud status prints for each state")
     func lines() {
-        #expect(Self.synced.line(now: 1_000_003) == "Running app (pid 4242): reached the server 3 s ago · postgres://alice@db:5432/wl")
+        #expect(Self.synced.line(now: 1_000_003) == "Running app (pid 4242): reached the server, last recorded 3 s ago · postgres://alice@db:5432/wl")
         var offline = Self.synced
         offline.reached = false
         offline.problem = "the server is full\u{1B}[2J"
