@@ -130,13 +130,57 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
         if let retry = connection.retryTime {
             // Disconnected: come back when the back-off is over, to try again.
             if retry < deadline { deadline = max(retry, Date()) }
-        } else {
-            let look = address.newsWait == .poll
-                ? Date(timeIntervalSinceNow: options.pollInterval * Double.random(in: 0.8...1.2))
-                : pace.lastHeard.addingTimeInterval(options.quietPeriod)
-            if look < deadline { deadline = max(look, Date()) }
+            news.wait(until: deadline, newsNotBefore: pace.nextNewsFetch)
+            return
         }
-        news.wait(until: deadline, newsNotBefore: pace.nextNewsFetch)
+        let quiet = pace.lastHeard.addingTimeInterval(options.quietPeriod)
+        if quiet < deadline { deadline = max(quiet, Date()) }
+        guard address.newsWait == .poll else {
+            news.wait(until: deadline, newsNotBefore: pace.nextNewsFetch)
+            return
+        }
+        // Polling: the looks happen here, in the wait, so the store (and the app above it)
+        // wakes only when there is something to read, the connection failed, or the quiet
+        // period is over — not twice a second for nothing.
+        while true {
+            let look = Date(timeIntervalSinceNow: options.pollInterval * Double.random(in: 0.8...1.2))
+            if news.wait(until: min(look, deadline), newsNotBefore: .distantPast) == .woken { return }
+            if Date() >= deadline || !nothingNewAfterLooking() { return }
+        }
+    }
+
+    /// One indexed read through whatever connection or pooler is in use: the newest change
+    /// number and the database's identity. False when there is something to fetch, when the
+    /// database is not the one read from or went back in time (then the next fetch reads it
+    /// all), when the look failed (the next fetch says why), and when a wake came meanwhile:
+    /// a local change to send never waits behind a look.
+    private func nothingNewAfterLooking() -> Bool {
+        guard let session = connection.openSession() else { return false }
+        let answer = LookAnswer()
+        session.start("""
+            SELECT (SELECT max(change) FROM wonderland_kv), (SELECT id::text FROM wonderland_identity)
+            """) { [connection, pace] result in
+            do {
+                guard let (newest, database) = try result.get().first?.decode((Int64?, String?).self) else {
+                    return answer.give(false)
+                }
+                pace.heard()
+                if database != connection.database || (newest ?? 0) < connection.cursor {
+                    connection.readAgain()
+                    return answer.give(false)
+                }
+                answer.give((newest ?? 0) == connection.cursor)
+            } catch {
+                answer.give(false)
+            }
+        }
+        switch news.wait(for: answer, seconds: session.queryTimeout) {
+        case .answered(let nothingNew): return nothingNew
+        case .woken: return false
+        case .late:
+            _ = connection.failed(BackendUnavailable(reason: session.giveUp()), backend: self)
+            return false
+        }
     }
 
     public func wake() { news.wake() }
@@ -269,6 +313,14 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
             }
         }
 
+        /// The next fetch reads from the first change: the database is not the one read.
+        func readAgain() {
+            lock.withLock {
+                readUpTo = 0
+                lastRow = nil
+            }
+        }
+
         /// Drops the connection, schedules the next attempt, and says why in the user's words.
         func failed(_ error: any Error, backend: PostgresBackend) -> BackendUnavailable {
             let reason = PostgresErrorText.describe(error, address: backend.address)
@@ -313,17 +365,71 @@ private final class NewsSignal: @unchecked Sendable {
         }
     }
 
-    func wait(until deadline: Date, newsNotBefore gate: Date) {
+    enum Ending { case woken, news, deadline }
+    enum LookEnding { case answered(Bool), woken, late }
+
+    /// Waits for `answer`, a wake, or `seconds`. A wake is taken: the store's pass that
+    /// follows sends what it was for.
+    func wait(for answer: LookAnswer, seconds: Double) -> LookEnding {
+        let deadline = Date(timeIntervalSinceNow: seconds)
+        answer.onAnswer { [self] in condition.withLock { condition.broadcast() } }
+        return condition.withLock {
+            while true {
+                if let given = answer.value { return .answered(given) }
+                if woken {
+                    woken = false
+                    news = false
+                    return .woken
+                }
+                if Date() >= deadline { return .late }
+                _ = condition.wait(until: deadline)
+            }
+        }
+    }
+
+    /// Waits for a wake, for news once `gate` has come, or for `deadline`, and says which.
+    @discardableResult
+    func wait(until deadline: Date, newsNotBefore gate: Date) -> Ending {
         condition.withLock {
-            while !woken {
+            var ending = Ending.deadline
+            while true {
+                if woken { ending = .woken; break }
                 let now = Date()
-                if (news && now >= gate) || now >= deadline { break }
+                if news && now >= gate { ending = .news; break }
+                if now >= deadline { break }
                 _ = condition.wait(until: news ? min(gate, deadline) : deadline)
             }
             // The fetch that follows reads whatever the news was about.
             news = false
             woken = false
+            return ending
         }
+    }
+}
+
+/// The answer to one look, given once on a NIO thread.
+private final class LookAnswer: @unchecked Sendable {
+    private let lock = NSLock()
+    private var given: Bool?
+    private var told: (@Sendable () -> Void)?
+
+    var value: Bool? { lock.withLock { given } }
+
+    func give(_ nothingNew: Bool) {
+        let tell = lock.withLock { () -> (@Sendable () -> Void)? in
+            given = nothingNew
+            return told
+        }
+        tell?()
+    }
+
+    /// `tell` runs when the answer is given (at once if it was).
+    func onAnswer(_ tell: @escaping @Sendable () -> Void) {
+        let already = lock.withLock { () -> Bool in
+            told = tell
+            return given != nil
+        }
+        if already { tell() }
     }
 }
 

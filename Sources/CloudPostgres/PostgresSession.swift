@@ -66,12 +66,25 @@ final class PostgresSession: @unchecked Sendable {
     @discardableResult
     func query(_ query: PostgresQuery) throws -> [PostgresRow] {
         let future = connection.query(query, logger: Self.silentLogger)
-        return try Self.wait(for: future, seconds: timeout) { [connection, cancelKey, timeout] in
-            // Stopped on the server too, then left: the statement holds nothing once given up.
-            cancelKey.cancel(on: PostgresConnection.defaultEventLoopGroup)
-            Self.closeNow(connection)
-            return "the server at \(cancelKey.place) did not answer within \(Self.seconds(timeout)) s; the statement was cancelled"
-        }.rows
+        return try Self.wait(for: future, seconds: timeout) { giveUp() }.rows
+    }
+
+    /// Sends `query` and returns at once; `handler` gets the rows, or the failure, on a NIO
+    /// thread. For a look whose waiter must be free to leave when woken; it calls `giveUp()`
+    /// when the answer is later than `queryTimeout`.
+    func start(_ query: PostgresQuery, then handler: @escaping @Sendable (Result<[PostgresRow], any Error>) -> Void) {
+        connection.query(query, logger: Self.silentLogger).whenComplete { handler($0.map(\.rows)) }
+    }
+
+    /// How long a statement may take before it is given up.
+    var queryTimeout: Double { timeout }
+
+    /// Stops the statement on the server too, then leaves, so the statement holds nothing once
+    /// given up; says so in the user's words.
+    func giveUp() -> String {
+        cancelKey.cancel(on: PostgresConnection.defaultEventLoopGroup)
+        Self.closeNow(connection)
+        return "the server at \(cancelKey.place) did not answer within \(Self.seconds(timeout)) s; the statement was cancelled"
     }
 
     /// Calls `handler` with the server process that sent each notification on `channel` (on a
