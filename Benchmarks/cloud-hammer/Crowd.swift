@@ -111,7 +111,6 @@ func runCrowd(work: URL, cloud: String, devices: Int, writes: Int, environment: 
     print(String(format: "propagation_median_ms %.1f", quantile(0.5)))
     print(String(format: "propagation_p99_ms %.1f", quantile(0.99)))
     print(String(format: "propagation_max_ms %.1f", delays.last ?? .nan))
-    fflush(stdout)
 
     // Stopped side by side: each stop waits for its worker's last pass.
     let everyone = stores + [writer]

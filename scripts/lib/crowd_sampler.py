@@ -8,7 +8,8 @@ average, the machine's busy and total CPU ticks, the server's client backends of
 `pg_stat_activity`, through `scripts/pg-server psql`), the proportional memory (PSS, from
 /proc/PID/smaps_rollup) and CPU ticks of the postmaster and its children, of PgBouncer when
 SERVER_DIR/pooler/pgbouncer.pid names a live one, and of the sync helpers HAMMER_PID started
-(their PSS every fifth sample only: a thousand smaps_rollup reads are not free).
+(their PSS every fifth sample only: a thousand smaps_rollup reads are not free), and of
+cloud-hammer itself.
 """
 import json
 import os
@@ -102,10 +103,17 @@ def main():
             if pooler:
                 sample["pooler_pss_kib"] = pss_kib(pooler)
                 sample["pooler_ticks"] = ticks(pooler)
-            helpers = [(pid, cpu) for pid, command, cpu in tree.get(hammer, []) if command.startswith("wonderland-sync")]
+            # HAMMER_PID may be a `timeout` in front of cloud-hammer: its whole tree is looked at.
+            below, pending = [], [hammer]
+            while pending:
+                for child in tree.get(pending.pop(), []):
+                    below.append(child)
+                    pending.append(child[0])
+            helpers = [(pid, cpu) for pid, command, cpu in below if command.startswith("wonderland-sync")]
+            hammers = [pid for pid, command, _ in below if command == "cloud-hammer"] or [hammer]
             sample["helpers"] = len(helpers)
             sample["helper_ticks"] = sum(cpu for _, cpu in helpers)
-            sample["hammer_pss_kib"] = pss_kib(hammer)
+            sample["hammer_pss_kib"] = sum(pss_kib(pid) for pid in hammers)
             if number % 5 == 0 and helpers:
                 sample["helpers_pss_kib"] = sum(pss_kib(pid) for pid, _ in helpers)
             sink.write(json.dumps(sample) + "\n")
