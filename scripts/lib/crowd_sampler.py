@@ -114,6 +114,7 @@ def main():
             sample["helpers"] = len(helpers)
             sample["helper_ticks"] = sum(cpu for _, cpu in helpers)
             sample["hammer_pss_kib"] = sum(pss_kib(pid) for pid in hammers)
+            sample["hammer_ticks"] = sum(ticks(pid) for pid in hammers)
             if number % 5 == 0 and helpers:
                 sample["helpers_pss_kib"] = sum(pss_kib(pid) for pid, _ in helpers)
             sink.write(json.dumps(sample) + "\n")
