@@ -7,7 +7,8 @@ Every S seconds (1) until HAMMER_PID ends, one JSON line to OUT: the time, the 1
 average, the machine's busy and total CPU ticks, the server's client backends of ROLE (from
 `pg_stat_activity`, through `scripts/pg-server psql`), the proportional memory (PSS, from
 /proc/PID/smaps_rollup) and CPU ticks of the postmaster and its children, of PgBouncer when
-SERVER_DIR/pooler/pgbouncer.pid names a live one, and of the sync helpers HAMMER_PID started
+SERVER_DIR/pooler/pgbouncer.pid names a live one (with its clients waiting for a server
+connection and the longest wait, from SHOW POOLS), and of the sync helpers HAMMER_PID started
 (their PSS every fifth sample only: a thousand smaps_rollup reads are not free), and of
 cloud-hammer itself.
 """
@@ -72,6 +73,24 @@ def backends(server_dir, role):
         return None
 
 
+def pool_waits(server_dir):
+    """PgBouncer's clients waiting for a server connection, and the longest wait (ms), from
+    SHOW POOLS on its console (the server's password, PGPASSWORD, as a stats user)."""
+    try:
+        port = open(f"{server_dir}/pooler/port").read().strip()
+        out = subprocess.run(["psql", f"host=127.0.0.1 port={port} dbname=pgbouncer user=wonderland sslmode=require",
+                              "--csv", "-c", "SHOW POOLS"], capture_output=True, text=True, timeout=10).stdout
+        import csv
+        rows = [row for row in csv.DictReader(out.splitlines()) if row.get("database") == "wonderland"]
+        if not rows:
+            return None, None
+        waiting = sum(int(row["cl_waiting"]) for row in rows)
+        longest = max(int(row["maxwait"]) * 1000 + int(row.get("maxwait_us", 0)) // 1000 for row in rows)
+        return waiting, longest
+    except (OSError, subprocess.TimeoutExpired, ValueError, KeyError):
+        return None, None
+
+
 def machine_ticks():
     fields = [int(x) for x in open("/proc/stat").readline().split()[1:]]
     idle = fields[3] + fields[4]
@@ -103,6 +122,7 @@ def main():
             if pooler:
                 sample["pooler_pss_kib"] = pss_kib(pooler)
                 sample["pooler_ticks"] = ticks(pooler)
+                sample["pool_waiting"], sample["pool_maxwait_ms"] = pool_waits(server_dir)
             # HAMMER_PID may be a `timeout` in front of cloud-hammer: its whole tree is looked at.
             below, pending = [], [hammer]
             while pending:
