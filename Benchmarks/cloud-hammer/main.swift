@@ -19,6 +19,9 @@ import Glibc
 //       syncs once and prints the merged state, key → value, as JSON with sorted keys.
 //   cloud-hammer propagate WORK CLOUD N
 //       the delay from a write in one store to its arrival in another (Propagation.swift).
+//   cloud-hammer crowd WORK CLOUD DEVICES WRITES
+//       DEVICES stores, each with its own sync helper, on one server: how many get in, and the
+//       delay from one writer's writes to their arrival in each of them (Crowd.swift).
 //
 // Options of `write`, by environment:
 //   WONDERLAND_HAMMER_JOURNAL=FILE  appends every change record the store made (Journal.swift)
@@ -36,8 +39,8 @@ func fail(_ message: String, code: Int32 = 2) -> Never {
 
 let environment = ProcessInfo.processInfo.environment
 let arguments = Array(CommandLine.arguments.dropFirst())
-let usage = "usage: cloud-hammer write DATA CLOUD DEVICE SEED KEYS WRITES | cloud-hammer dump DATA CLOUD DEVICE | cloud-hammer propagate WORK CLOUD N"
-guard let mode = arguments.first, ["write", "dump", "propagate"].contains(mode), arguments.count >= 4 else { fail(usage) }
+let usage = "usage: cloud-hammer write DATA CLOUD DEVICE SEED KEYS WRITES | cloud-hammer dump DATA CLOUD DEVICE | cloud-hammer propagate WORK CLOUD N | cloud-hammer crowd WORK CLOUD DEVICES WRITES"
+guard let mode = arguments.first, ["write", "dump", "propagate", "crowd"].contains(mode), arguments.count >= 4 else { fail(usage) }
 let cloud = arguments[2]
 let onServer = PostgresSyncAddress.looksLikeAddress(cloud)
 /// For messages: a server address without any password written into it.
@@ -61,6 +64,17 @@ if mode == "propagate" {
         try measurePropagation(work: URL(fileURLWithPath: arguments[1]), cloud: cloud, writes: writes) { cloud, device in
             try makeBackend(cloud, device: device, folderPollInterval: 0.5)
         }
+    } catch {
+        fail("\(error)", code: 3)
+    }
+    exit(0)
+}
+
+if mode == "crowd" {
+    guard arguments.count == 5, let devices = Int(arguments[3]), devices > 0, let writes = Int(arguments[4]), writes > 0,
+          onServer else { fail("crowd needs WORK CLOUD DEVICES WRITES, CLOUD a postgres:// address") }
+    do {
+        try runCrowd(work: URL(fileURLWithPath: arguments[1]), cloud: cloud, devices: devices, writes: writes, environment: environment)
     } catch {
         fail("\(error)", code: 3)
     }
