@@ -159,20 +159,9 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
         let answer = LookAnswer()
         session.start("""
             SELECT (SELECT max(change) FROM wonderland_kv), (SELECT id::text FROM wonderland_identity)
-            """) { [connection, pace] result in
-            do {
-                guard let (newest, database) = try result.get().first?.decode((Int64?, String?).self) else {
-                    return answer.give(false)
-                }
-                pace.heard()
-                if database != connection.database || (newest ?? 0) < connection.cursor {
-                    connection.readAgain()
-                    return answer.give(false)
-                }
-                answer.give((newest ?? 0) == connection.cursor)
-            } catch {
-                answer.give(false)
-            }
+            """) { [connection, pace, news] result in
+            answer.give(Self.nothingNew(in: result, connection: connection, pace: pace))
+            news.poke()
         }
         switch news.wait(for: answer, seconds: session.queryTimeout) {
         case .answered(let nothingNew): return nothingNew
@@ -181,6 +170,18 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
             _ = connection.failed(BackendUnavailable(reason: session.giveUp()), backend: self)
             return false
         }
+    }
+
+    /// What a look's answer says: nothing to fetch, or (false) something, another database or
+    /// one gone back in time (which the next fetch reads whole), or no answer at all.
+    private static func nothingNew(in result: Result<[PostgresRow], any Error>, connection: ConnectionState, pace: NewsPace) -> Bool {
+        guard let row = try? result.get().first, let (newest, database) = try? row.decode((Int64?, String?).self) else { return false }
+        pace.heard()
+        if database != connection.database || (newest ?? 0) < connection.cursor {
+            connection.readAgain()
+            return false
+        }
+        return (newest ?? 0) == connection.cursor
     }
 
     public func wake() { news.wake() }
@@ -368,11 +369,13 @@ private final class NewsSignal: @unchecked Sendable {
     enum Ending { case woken, news, deadline }
     enum LookEnding { case answered(Bool), woken, late }
 
-    /// Waits for `answer`, a wake, or `seconds`. A wake is taken: the store's pass that
-    /// follows sends what it was for.
+    /// Wakes a `wait(for:seconds:)` to look at its answer again.
+    func poke() { condition.withLock { condition.broadcast() } }
+
+    /// Waits for `answer` (given before `poke()`), a wake, or `seconds`. A wake is taken: the
+    /// store's pass that follows sends what it was for.
     func wait(for answer: LookAnswer, seconds: Double) -> LookEnding {
         let deadline = Date(timeIntervalSinceNow: seconds)
-        answer.onAnswer { [self] in condition.withLock { condition.broadcast() } }
         return condition.withLock {
             while true {
                 if let given = answer.value { return .answered(given) }
@@ -407,30 +410,15 @@ private final class NewsSignal: @unchecked Sendable {
     }
 }
 
-/// The answer to one look, given once on a NIO thread.
+/// The answer to one look, given once on a NIO thread. One per look, so the answer to a look
+/// left behind (woken meanwhile) never stands for the next one's.
 private final class LookAnswer: @unchecked Sendable {
     private let lock = NSLock()
     private var given: Bool?
-    private var told: (@Sendable () -> Void)?
 
     var value: Bool? { lock.withLock { given } }
 
-    func give(_ nothingNew: Bool) {
-        let tell = lock.withLock { () -> (@Sendable () -> Void)? in
-            given = nothingNew
-            return told
-        }
-        tell?()
-    }
-
-    /// `tell` runs when the answer is given (at once if it was).
-    func onAnswer(_ tell: @escaping @Sendable () -> Void) {
-        let already = lock.withLock { () -> Bool in
-            told = tell
-            return given != nil
-        }
-        if already { tell() }
-    }
+    func give(_ nothingNew: Bool) { lock.withLock { given = nothingNew } }
 }
 
 /// When the server was last heard from, and how soon news may cost another fetch: each fetch

@@ -61,7 +61,7 @@ public struct RunningSyncState: Codable, Equatable, Sendable {
 
     /// Whether this differs from `written` only by a last sync less than `refreshInterval`
     /// later, which is not worth writing: a device that polls syncs every half second, and
-    /// the file, written and synced to disk each time, would cost more than it tells.
+    /// the file, written anew and renamed into place each time, would cost more than it tells.
     public func isOnlyALaterSync(than written: RunningSyncState?) -> Bool {
         guard let written, let last = lastSync, let before = written.lastSync,
               last >= before, last - before < Self.refreshInterval else { return false }
