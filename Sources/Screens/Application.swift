@@ -18,8 +18,9 @@ import Terminal
 public final class Application {
     /// Where events come from and frames go: an `NcursesTerminal`, or a `HeadlessTerminal` in tests.
     public let terminal: Terminal
-    /// The screen that fills the terminal above the hint bar, usually a container.
-    public let root: Screen
+    /// The screen that fills the terminal above the hint bar, usually a container; replaced
+    /// only by ``replaceRoot(with:)``.
+    public private(set) var root: Screen
     /// Below this size the app shows a "terminal too small" message instead of its screens.
     public var minimumSize = Size(columns: 40, rows: 10)
     /// How long input must have settled before the app counts as idle: the moment autosave and
@@ -50,6 +51,8 @@ public final class Application {
     /// When idle work last ran: an observer's deadline that is still not in the future after it
     /// ran waits a little, so a deadline nobody clears cannot make the loop spin.
     private var lastIdle = -Double.infinity
+    /// A tree put in place after the first frame, whose `didPresentFirstFrame` waits for its own.
+    private var rootAwaitingFirstFrame: Screen?
     private static let shortestIdleGap = 0.05
 
     /// Makes an application that has not launched yet.
@@ -95,6 +98,27 @@ public final class Application {
         didPresentFirstFrame(root)
         for modal in modals { didPresentFirstFrame(modal) }
         notify { $0.applicationDidPresentFirstFrame(self) }
+    }
+
+    /// Puts `newRoot` in place of the tree on show, as a launch would have: the modals over the
+    /// old tree are dismissed, the old tree disappears, and the new one appears and gets its
+    /// first-frame calls (`prepareForFirstFrame` now, `didPresentFirstFrame` once its first frame
+    /// is out). Before the launch's first frame the new tree simply stands in for the old one.
+    /// Restore the new tree's state before calling this; save the old one's first.
+    public func replaceRoot(with newRoot: Screen) {
+        guard newRoot !== root else { return }
+        for modal in modals.reversed() { dismissModal(modal) }
+        let shown = root.isVisible
+        root.beginDisappearing()
+        root.owner = nil
+        root = newRoot
+        newRoot.owner = self
+        needsDisplay = true
+        needsFullRepaint = true
+        guard shown else { return }
+        newRoot.beginAppearing()
+        prepareForFirstFrame(newRoot)
+        rootAwaitingFirstFrame = newRoot
     }
 
     private func prepareForFirstFrame(_ screen: Screen) {
@@ -275,6 +299,10 @@ public final class Application {
             } else if event == .key(.control("c")) {
                 terminate(.interrupt)
             }
+            return
+        }
+        if case .key(let key) = event, try root.handleBeforeFocus(key, typing: acceptsTextInput) {
+            needsDisplay = true
             return
         }
         let target: Screen
@@ -501,5 +529,9 @@ public final class Application {
         framesRendered += 1
         needsDisplay = false
         needsFullRepaint = false
+        if let replaced = rootAwaitingFirstFrame, replaced === root {
+            rootAwaitingFirstFrame = nil
+            didPresentFirstFrame(replaced)
+        }
     }
 }

@@ -1,4 +1,5 @@
 import KeyedArchive
+import Restoration
 
 /// A modal that asks for a line of text: a ``Prompt``, a finder with a name field.
 public protocol AsksForText: Screen {
@@ -47,10 +48,11 @@ public struct KeptQuestion {
         return toAskAgain
     }
 
-    /// Saves the question on show, its kind, text and cursor; nothing when none is on show or
-    /// it is a secure prompt.
+    /// Saves the question on show, its kind, text and cursor; nothing when none is on show, it
+    /// is a secure prompt, or the archive is an activity for another machine without drafts.
     public func encode(with coder: KeyedArchiver) throws {
-        guard let shown, shown.application?.modals.contains(where: { $0 === shown }) == true,
+        guard RestorationPurpose.current.includesDrafts,
+              let shown, shown.application?.modals.contains(where: { $0 === shown }) == true,
               (shown as? Prompt)?.isSecure != true else { return }
         try coder.encode(shownKind, forKey: SavedKey.questionKind)
         try coder.encode(shown.field.text, forKey: SavedKey.questionText)

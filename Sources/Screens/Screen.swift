@@ -161,6 +161,25 @@ open class Screen: Restorable {
     /// single-letter commands such as `q` are not taken.
     open var acceptsTextInput: Bool { false }
 
+    /// The root screen sees each key before the focused screen does, while no modal is up:
+    /// for something the whole app offers for a moment (continuing another machine's place).
+    /// `typing` is true while a text field has focus, when a printable key is text. Return true
+    /// when the key was used; false lets it go on to the focused screen as usual.
+    open func handleBeforeFocus(_ key: Key, typing: Bool) throws -> Bool { false }
+
+    /// The screen is leaving the app for good (its tree is being replaced): save what the user
+    /// typed and has not saved. Returns why that could not be done, and the tree is then kept.
+    open func keepUnsavedWork() -> String? { nil }
+
+    /// ``keepUnsavedWork()`` on this screen and everything below it, shown or not; the
+    /// problems, if any.
+    public func keepUnsavedWorkInTree() -> [String] {
+        var problems: [String] = []
+        if let problem = keepUnsavedWork() { problems.append(problem) }
+        for child in children { problems += child.keepUnsavedWorkInTree() }
+        return problems
+    }
+
     /// A short status shown at the right of the hint bar (a filter being typed, a position).
     open var statusText: String? { nil }
 

@@ -1,3 +1,5 @@
+import Platform
+
 /// The command lines that only start the app (`wonderland`, `--fresh`, `--location LAT,LON`,
 /// `--book PATH`, `--exit-after-first-frame`), recognised without ArgumentParser: its first
 /// parse reflects over every command and looks up protocol conformances in the whole binary,
@@ -9,12 +11,23 @@ public struct AppLaunchArguments: Equatable {
     public var exitAfterFirstFrame = false
     public var location: String?
     public var book: String?
+    /// `--continue` or `--continue=DEVICE`: start at another machine's place.
+    public var continueRequest: HandoffController.ContinueRequest?
 
-    public init(fresh: Bool = false, exitAfterFirstFrame: Bool = false, location: String? = nil, book: String? = nil) {
+    public init(fresh: Bool = false, exitAfterFirstFrame: Bool = false, location: String? = nil, book: String? = nil,
+                continueRequest: HandoffController.ContinueRequest? = nil) {
+        self.continueRequest = continueRequest
         self.fresh = fresh
         self.exitAfterFirstFrame = exitAfterFirstFrame
         self.location = location
         self.book = book
+    }
+
+    /// The device of `--continue=DEVICE`; nil for any other argument or an empty name.
+    public static func continueDevice(_ argument: String) -> String? {
+        guard argument.hasPrefix("--continue=") else { return nil }
+        let device = String(argument.dropFirst("--continue=".count)).trimmingSpaces()
+        return device.isEmpty ? nil : device
     }
 
     /// The launch these arguments ask for (the `-Key value` pairs already taken out), or nil
@@ -27,6 +40,7 @@ public struct AppLaunchArguments: Equatable {
             guard seen.insert(name).inserted else { return nil }
             switch name {
             case "--fresh": result.fresh = true
+            case "--continue": result.continueRequest = .newest
             case "--exit-after-first-frame": result.exitAfterFirstFrame = true
             case "--location", "--book":
                 // A value that looks like an option is left to ArgumentParser, except a
@@ -34,7 +48,10 @@ public struct AppLaunchArguments: Equatable {
                 guard let value = rest.popFirst(), !value.isEmpty,
                       !value.hasPrefix("-") || (name == "--location" && value.dropFirst().first?.isNumber == true) else { return nil }
                 if name == "--location" { result.location = value } else { result.book = value }
-            default: return nil
+            default:
+                guard let device = Self.continueDevice(name) else { return nil }
+                guard seen.insert("--continue").inserted else { return nil }
+                result.continueRequest = .device(device)
             }
         }
         return result

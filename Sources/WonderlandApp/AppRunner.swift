@@ -22,6 +22,8 @@ public enum AppRunner {
         /// Whether old moved-aside files and unused sync copies are let go after the first
         /// frame (`HousekeepingController`); never in a run that exits after it.
         public var housekeeps = false
+        /// `--continue[=DEVICE]`: start at another machine's place (Handoff).
+        public var continueRequest: HandoffController.ContinueRequest?
         public init(exitAfterFirstFrame: Bool = false, restoration: RestorationController.Configuration? = nil,
                     defaults: DefaultsController? = nil, launch: LaunchOptions = LaunchOptions(), cloud: CloudStoreFactory? = nil) {
             self.exitAfterFirstFrame = exitAfterFirstFrame
@@ -35,8 +37,8 @@ public enum AppRunner {
     /// Runs the app and returns the process exit status. `makeRoot` is for tests; the app always
     /// starts from `RootScreen.make()`.
     public static func run(_ options: Options, environment: [String: String], makeTerminal: ([String: String]) throws -> Terminal,
-                           makeRoot: (AppServices) -> Screen = { RootScreen.make(services: $0) },
-                           makeEngine: (AppServices) -> RestorationEngine = { RootScreen.restorationEngine(services: $0) }) -> Int32 {
+                           makeRoot: @escaping (AppServices) -> Screen = { RootScreen.make(services: $0) },
+                           makeEngine: @escaping (AppServices) -> RestorationEngine = { RootScreen.restorationEngine(services: $0) }) -> Int32 {
         let services = options.defaults.map { AppServices(store: $0.store, bundle: $0.bundle, launch: options.launch) } ?? .inMemory(launch: options.launch)
         // The screens before the terminal: a screen that reads a file in the background (the
         // map) starts it when made, and the file is then read while curses starts.
@@ -64,6 +66,14 @@ public enum AppRunner {
             return RestorationController(configuration: configuration, engine: makeEngine(services))
         }
         if let restoration { application.addLifecycleObserver(restoration) }
+        // After the restoration: its place is the one an offer must be newer than, and a
+        // continued place replaces it.
+        if let cloud, !options.exitAfterFirstFrame {
+            application.addLifecycleObserver(HandoffController(
+                services: services, cloud: cloud, restoration: restoration, makeRoot: makeRoot, makeEngine: makeEngine,
+                quarantine: options.restoration.map { HandoffQuarantine(folderPath: $0.files.folderPath) },
+                appVersion: options.restoration?.appVersion ?? AppVersion.current, continueRequest: options.continueRequest))
+        }
         do {
             let reason = try application.run(exitAfterFirstFrame: options.exitAfterFirstFrame)
             terminal.restore()

@@ -11,11 +11,13 @@ import Settings
 public struct AppServices {
     public let store: PreferenceStore
     public let bundle: SettingsBundle
-    public let launch: LaunchOptions
-    /// What the tabs and their restoration classes share, made once per launch on first use.
-    let shared = SharedFrontObjects()
+    public private(set) var launch: LaunchOptions
+    /// What the tabs and their restoration classes share, made once per tree on first use.
+    var shared = SharedFrontObjects()
     /// The sync status line the tab bar shows, kept by `CloudController`.
     public let cloudStatus = CloudStatusBoard()
+    /// The other machine's place the tab bar offers, kept by `HandoffController`.
+    public let handoff = HandoffBoard()
 
     public init(store: PreferenceStore, bundle: SettingsBundle, launch: LaunchOptions = LaunchOptions()) {
         self.store = store
@@ -26,6 +28,15 @@ public struct AppServices {
         CharacterNotes.declareMerge(in: store)
         ReadingPositions.declareMerge(in: store)
         ReaderStorage.declareMerge(in: store)
+    }
+
+    /// The same services for a second tree that replaces the first (a place continued from
+    /// another machine): its own shared front objects, and no `--book` to open again.
+    func forReplacementTree() -> AppServices {
+        var services = self
+        services.shared = SharedFrontObjects()
+        services.launch.bookPath = nil
+        return services
     }
 
     /// An in-memory store with the compiled-in schema and, unless told otherwise, a data folder

@@ -121,8 +121,8 @@ public enum CloudSettings {
 
     private static func trimmed(_ text: String?) -> String { text?.trimmingSpaces() ?? "" }
 
-    /// Whether any sync toggle is on.
+    /// Whether any sync toggle is on, Handoff's included.
     public static func isAnyToggleOn(_ store: PreferenceStore) -> Bool {
-        rules.contains { store.object(forKey: $0.enabledBy).flatMap(DefaultsConversion.bool) ?? false }
+        rules.contains { store.object(forKey: $0.enabledBy).flatMap(DefaultsConversion.bool) ?? false } || HandoffSettings.isOn(store)
     }
 }

@@ -36,6 +36,8 @@ public final class RestorationController: ApplicationLifecycleObserver {
     /// finished loading would otherwise rewrite the archive at every idle moment, and replace a place
     /// kept after a crash before the user has touched anything.
     private var inputAtLastSave = -1
+    /// When the place restored at launch was saved: the moment the user last moved there.
+    public private(set) var restoredPlaceTime: Date?
     /// Told to the user once, in an alert after the first frame.
     private(set) var notice: String?
     /// The last save's error, printed by the runner after the terminal is restored.
@@ -107,6 +109,7 @@ public final class RestorationController: ApplicationLifecycleObserver {
             let report = try engine.restore(from: restoring, root: application.root, presentModal: { modal in
                 if let screen = modal as? Screen { application.presentModal(screen) }
             }, delegate: delegate)
+            restoredPlaceTime = report.header.timestamp
             files.appendLog(["launch: restored \(report.restoredPaths.count) screens saved \(Self.describe(report.header))"]
                             + report.log.map { "launch: skipped: \($0)" }, now: now())
             if ownKeptArchiveRestored == nil { keepBesideIfNotReadWhole(report) }

@@ -1,4 +1,5 @@
 import BookFront
+import FoundationEssentials
 import KeyedArchive
 import Restoration
 import Screens
@@ -61,15 +62,44 @@ final class WonderlandTabs: TabScreen {
 
     override func draw(in canvas: Canvas) {
         super.draw(in: canvas)
-        if let status = services.cloudStatus.text { drawSyncStatus(status, in: canvas) }
+        if let offer = services.handoff.offer {
+            drawSyncStatus(offer.text(now: Date()), keeping: offer.keyHint(typing: isTyping) ?? "", in: canvas, style: Self.offerStyle)
+        } else if let status = services.cloudStatus.text {
+            drawSyncStatus(status, in: canvas)
+        }
     }
 
+    /// Another machine's place, offered: `h` takes it, Esc or any other key waves it away
+    /// (that key then does what it always does). While a text field has focus the offer waits:
+    /// every key is text, and `h` works once the field is left.
+    override func handleBeforeFocus(_ key: Key, typing: Bool) throws -> Bool {
+        guard let offer = services.handoff.offer, !typing else { return false }
+        if key == .character("h"), !offer.isFromNewerVersion {
+            services.handoff.take()
+            return true
+        }
+        services.handoff.dismiss()
+        return key == .escape
+    }
+
+    private var isTyping: Bool {
+        var screen: Screen? = self
+        while let current = screen {
+            if current.acceptsTextInput { return true }
+            screen = current.focusedChild
+        }
+        return false
+    }
+
+    static let offerStyle = Style(reverse: true)
+
     /// The sync status at the right end of the tab bar, where the tab names leave room.
-    private func drawSyncStatus(_ status: String, in canvas: Canvas) {
+    /// `tail` is kept whole when the text is cut (the key that takes an offer).
+    private func drawSyncStatus(_ status: String, keeping tail: String = "", in canvas: Canvas, style: Style = TabScreen.barStyle) {
         let namesEnd = 1 + tabs.enumerated().reduce(0) { $0 + DisplayWidth.of(" \($1.offset + 1) \($1.element.title) ") + 1 }
         let room = canvas.width - namesEnd - 2
-        guard room >= 6 else { return }
-        let text = DisplayWidth.truncate(status, to: room)
-        _ = canvas.write(text, x: canvas.width - 1 - DisplayWidth.of(text), y: 0, style: TabScreen.barStyle)
+        guard room >= 6 + DisplayWidth.of(tail) else { return }
+        let text = DisplayWidth.truncate(status, to: room - DisplayWidth.of(tail)) + tail
+        _ = canvas.write(text, x: canvas.width - 1 - DisplayWidth.of(text), y: 0, style: style)
     }
 }

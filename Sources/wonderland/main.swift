@@ -27,7 +27,8 @@ struct Wonderland: ParsableCommand {
             what can go.
             """,
         version: AppVersion.current,
-        subcommands: [SettingsCommand.self, DefaultsCommand.self, CollectionsCommand.self, StateCommand.self, PlistCommand.self, CloudCommand.self]
+        subcommands: [SettingsCommand.self, DefaultsCommand.self, CollectionsCommand.self, StateCommand.self, PlistCommand.self, CloudCommand.self,
+                      HandoffCommand.self]
     )
 
     @Flag(help: "Draw the first frame, then exit (for start-up benchmarks).")
@@ -44,6 +45,13 @@ struct Wonderland: ParsableCommand {
     @Option(help: ArgumentHelp("Open this .txt, .md or .epub file in the Book tab.", valueName: "path"))
     var book: String?
 
+    @Flag(name: .customLong("continue"), help: ArgumentHelp("Start at the newest place another machine offers (Handoff); --continue=DEVICE for that device's place."))
+    var continueNewest = false
+
+    // `--continue=DEVICE` comes here, spelt `--continue-from DEVICE` before parsing.
+    @Option(name: .customLong("continue-from"), help: ArgumentHelp(visibility: .hidden))
+    var continueFrom: String?
+
     @Flag(help: ArgumentHelp("Print the manual page (roff) and exit.", visibility: .hidden))
     var generateManual = false
 
@@ -52,7 +60,10 @@ struct Wonderland: ParsableCommand {
             print(ManualPage.render(), terminator: "")
             return
         }
-        try Self.runApp(AppLaunchArguments(fresh: fresh, exitAfterFirstFrame: exitAfterFirstFrame, location: location, book: book))
+        if continueNewest, continueFrom != nil { throw UsageProblem(message: "--continue is given twice") }
+        let request: HandoffController.ContinueRequest? = continueFrom.map { .device($0) } ?? (continueNewest ? .newest : nil)
+        try Self.runApp(AppLaunchArguments(fresh: fresh, exitAfterFirstFrame: exitAfterFirstFrame, location: location, book: book,
+                                           continueRequest: request))
     }
 
     /// The interactive app, for a command line parsed by ArgumentParser or recognised by
@@ -76,6 +87,7 @@ struct Wonderland: ParsableCommand {
                                                                          bundle: { settings.value }),
                                         launch: launch, cloud: cloud)
         options.housekeeps = true
+        options.continueRequest = arguments.continueRequest
         let status = AppRunner.run(options, environment: environment) { env in
             try NcursesTerminal(environment: env)
         }
@@ -122,7 +134,10 @@ do {
     } else if let launch = AppLaunchArguments.recognise(AppDefaults.argumentSplit.remaining) {
         try Wonderland.runApp(launch)
     } else {
-        var command = try Wonderland.parseAsRoot(AppDefaults.argumentSplit.remaining)
+        let arguments = AppDefaults.argumentSplit.remaining.flatMap { argument in
+            AppLaunchArguments.continueDevice(argument).map { ["--continue-from", $0] } ?? [argument]
+        }
+        var command = try Wonderland.parseAsRoot(arguments)
         try command.run()
     }
 } catch let problem as UsageProblem {

@@ -121,6 +121,16 @@ public final class CharacterDetailScreen: Screen {
     /// The editor is this screen's own part: its draft is saved in this screen's state.
     public override var restorableChildren: [any Restorable] { [] }
 
+    /// The draft is saved as the note, as leaving the editor does; a save that fails keeps the
+    /// editor, and the tree, in place.
+    public override func keepUnsavedWork() -> String? {
+        endEditing()
+        return isEditing ? "the note on \(character.name) could not be saved: \(saveError ?? "unknown reason")" : nil
+    }
+
+    /// The byte count of the draft being typed; nil while reading.
+    public var draftBytes: Int? { isEditing ? editor.state.text.utf8.count : nil }
+
     public override func viewWillDisappear() {
         // Switching tabs or going back leaves the editor: the note is saved then, too.
         endEditing()
@@ -130,9 +140,11 @@ public final class CharacterDetailScreen: Screen {
 
     public override func encodeRestorableState(with coder: KeyedArchiver) throws {
         try coder.encode(character.id, forKey: SavedKey.characterID)
-        coder.encode(isEditing, forKey: SavedKey.isEditing)
+        // An activity for another machine carries the draft only when the user let drafts travel.
+        let savesDraft = isEditing && RestorationPurpose.current.includesDrafts
+        coder.encode(savesDraft, forKey: SavedKey.isEditing)
         coder.encode(infoScroll, forKey: SavedKey.infoScroll)
-        if isEditing {
+        if savesDraft {
             try coder.encode(editor.state.text, forKey: SavedKey.text)
             coder.encode(editor.state.line, forKey: SavedKey.line)
             coder.encode(editor.state.column, forKey: SavedKey.column)

@@ -44,6 +44,10 @@ public final class PreferenceMirror {
     private let maximumKeyBytes: Int
     /// False leaves syncing to whoever calls the store's `synchronize()` (deterministic tests).
     private let startsWorker: Bool
+    /// Toggles of the store's other users (Handoff): they keep the store open without a rule.
+    public var alsoOpenedBy: [String] = []
+    /// Called with the store just before it is closed, while a last write still gets sent.
+    public var willClose: ((UbiquitousKeyValueStore) -> Void)?
 
     public init(defaults: PreferenceStore, rules: [SyncRule], maximumKeyBytes: Int = KeyValueStoreLimits.apple.maximumKeyBytes,
                 startsWorker: Bool = true, openStore: @escaping StoreOpener) {
@@ -91,6 +95,7 @@ public final class PreferenceMirror {
     }
 
     private func closeStore() {
+        if let store { willClose?(store) }
         storeObservation = nil
         store?.stop()
         if let store { notices += store.takeWarnings().map(MirrorNotice.storeWarning) }
@@ -121,7 +126,8 @@ public final class PreferenceMirror {
         let turnedOn = now.filter { !enabledRules.contains($0) }
         enabledRules = now
         awaitingFirstSync.removeAll { !now.contains($0) }
-        guard !now.isEmpty else {
+        let otherUserOn = alsoOpenedBy.contains { defaults.object(forKey: $0).flatMap(DefaultsConversion.bool) ?? false }
+        guard !now.isEmpty || otherUserOn else {
             closeStore()
             return
         }
@@ -289,7 +295,7 @@ public final class PreferenceMirror {
     private func defaultsChanged(_ keys: Set<String>) {
         if rules.contains(where: { $0.share != nil && keys.contains($0.localKey) }) { summaries = nil }
         guard !writingDefaults else { return }
-        if rules.contains(where: { keys.contains($0.enabledBy) }) { applyToggles() }
+        if rules.contains(where: { keys.contains($0.enabledBy) }) || alsoOpenedBy.contains(where: keys.contains) { applyToggles() }
         guard let store else { return }
         for rule in enabledRules where keys.contains(rule.localKey) { push(rule, to: store) }
     }

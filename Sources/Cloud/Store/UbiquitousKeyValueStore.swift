@@ -142,6 +142,11 @@ public final class UbiquitousKeyValueStore: @unchecked Sendable {
         lock.withLock { local.record(forKey: key) }
     }
 
+    /// The keys that hold a value and start with `prefix`, without decoding any value.
+    public func keys(withPrefix prefix: String) -> [String] {
+        lock.withLock { local.liveKeys.filter { $0.hasPrefix(prefix) } }
+    }
+
     public var dictionaryRepresentation: [String: PropertyListValue] {
         lock.withLock {
             var values: [String: PropertyListValue] = [:]

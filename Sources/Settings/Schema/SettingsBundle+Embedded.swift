@@ -169,6 +169,59 @@ extension SettingsBundle {
 			<key>AutocorrectionType</key>
 			<string>No</string>
 		</dict>
+		<!-- 2c: Handoff -->
+		<dict>
+			<key>Type</key>
+			<string>PSGroupSpecifier</string>
+			<key>Title</key>
+			<string>Handoff</string>
+			<key>FooterText</key>
+			<string>Keeps the screen you are on in the synced store, so another machine's wonderland offers to continue there (h on its tab bar, or wonderland --continue). A draft travels only with Handoff Drafts on, and only up to 32 KB.</string>
+		</dict>
+		<dict>
+			<key>Type</key>
+			<string>PSToggleSwitchSpecifier</string>
+			<key>Title</key>
+			<string>Handoff</string>
+			<key>Key</key>
+			<string>WLHandoff</string>
+			<key>DefaultValue</key>
+			<false/>
+		</dict>
+		<dict>
+			<key>Type</key>
+			<string>PSToggleSwitchSpecifier</string>
+			<key>Title</key>
+			<string>Handoff Drafts</string>
+			<key>Key</key>
+			<string>WLHandoffDrafts</string>
+			<key>DefaultValue</key>
+			<false/>
+		</dict>
+		<dict>
+			<key>Type</key>
+			<string>PSToggleSwitchSpecifier</string>
+			<key>Title</key>
+			<string>Forget My Place on Quit</string>
+			<key>Key</key>
+			<string>WLHandoffForgetOnQuit</string>
+			<key>DefaultValue</key>
+			<false/>
+		</dict>
+		<dict>
+			<key>Type</key>
+			<string>PSTextFieldSpecifier</string>
+			<key>Title</key>
+			<string>Device Name</string>
+			<key>Key</key>
+			<string>WLDeviceName</string>
+			<key>DefaultValue</key>
+			<string></string>
+			<key>AutocapitalizationType</key>
+			<string>None</string>
+			<key>AutocorrectionType</key>
+			<string>No</string>
+		</dict>
 		<!-- 3 -->
 		<dict>
 			<key>Type</key>
