@@ -268,6 +268,9 @@ final class ThrowAwayServer {
     /// Everything committed so far, on disk.
     func checkpoint() throws { _ = try Self.run(script, "psql", folder.path, "-qAt", "-c", "CHECKPOINT") }
 
+    /// One statement's rows, unaligned, through the server's own psql.
+    func query(_ sql: String) throws -> String { try Self.run(script, "psql", folder.path, "-qAt", "-c", sql) }
+
     /// Again, on the same port and data.
     func start() throws { _ = try Self.run(script, "start", folder.path) }
 

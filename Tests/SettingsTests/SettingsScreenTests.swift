@@ -388,7 +388,8 @@ struct SettingsScreenTests {
     @Test func theAppBundleShowsItsDefaults() throws {
         let bundle = SettingsBundle.load(directory: appSettingsBundle)
         #expect(bundle.errors.isEmpty)
-        let (pilot, screen, store) = makePilot(bundle, columns: 60, rows: 30)
+        let (pilot, screen, store) = makePilot(bundle, columns: 60, rows: 50)
+        #expect(line(pilot, "Handoff Drafts")?.hasSuffix("[ ] Off") == true)
         #expect(line(pilot, "Tracking Mode")?.hasSuffix("Follow ›") == true)
         #expect(line(pilot, "Map Type")?.hasSuffix("Standard ›") == true)
         #expect(line(pilot, "Kilometres") == "  (•) Kilometres")

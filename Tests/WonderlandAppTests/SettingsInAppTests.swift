@@ -78,7 +78,7 @@ struct SettingsInAppTests {
         let services = AppServices(store: InMemoryPreferenceStore(), bundle: .embedded)
         let pilot = launch(services, restoration: files)
         try pilot.press(.character(","))
-        for _ in 0..<14 { try pilot.press(.down) }  // down to the Profile row (past Sync Folder and Sync Server)
+        for _ in 0..<18 { try pilot.press(.down) }  // down to the Profile row (past the Sync and Handoff rows)
         try pilot.press(.enter)
         #expect(pilot.lines[0] == " Settings › Profile")
         try pilot.send(.terminate(.hangup))

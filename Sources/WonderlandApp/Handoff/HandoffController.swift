@@ -46,6 +46,8 @@ public final class HandoffController: ApplicationLifecycleObserver {
     /// What the store was last given, so an unchanged place is not written again.
     private var published: PropertyListValue?
     private var notices: [String] = []
+    /// The activity continued from another machine, offered on as it came until the user moves.
+    private var continued: HandoffActivity?
     private var settingsObservation: PreferenceObservation?
 
     public init(services: AppServices, cloud: CloudController, restoration: RestorationController?,
@@ -119,10 +121,14 @@ public final class HandoffController: ApplicationLifecycleObserver {
         if choice.ownPlace != built.place {
             // The place a launch restored keeps the time it was saved; a first launch has none
             // yet, so any other machine's place is newer.
-            if moved { choice.placeTime = now() }
+            if moved {
+                choice.placeTime = now()
+                if choice.ownPlace != nil { continued = nil }
+            }
             choice.ownPlace = built.place
         }
-        publish(built)
+        choice.continuedPlace = continued?.place
+        publish(continued ?? built)
     }
 
     /// A launch that restored nothing and has not moved yet has no place to offer anyone.
@@ -193,6 +199,7 @@ public final class HandoffController: ApplicationLifecycleObserver {
             if let store, store.record(forKey: ownKey(store))?.isRemoval == false { store.removeObject(forKey: ownKey(store)) }
             published = nil
             choice.ownPlace = nil
+            continued = nil
         }
         refreshOffers(in: application)
     }
@@ -301,11 +308,13 @@ public final class HandoffController: ApplicationLifecycleObserver {
             restoration?.save(application, reason: "continued from another machine")
         }
         // The place is now the one continued: no offer of it, and the others are told.
+        var mine = activity
+        mine.deviceName = HandoffSettings.deviceName(services.store)
+        continued = mine
         choice.placeTime = now()
         choice.ownPlace = nil
         published = nil
-        inputAtLastLook = -1
-        if shown { lookAtPlace(in: application, moved: true) }
+        if shown { lookAtPlace(in: application, moved: false) }
         return nil
     }
 

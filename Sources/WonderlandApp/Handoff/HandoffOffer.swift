@@ -44,6 +44,9 @@ public struct HandoffOfferChoice: Equatable, Sendable {
     /// This machine's place as an activity would hold it: an activity at the same place is
     /// no offer.
     public var ownPlace: Data?
+    /// The place continued from another machine, until the user moves: what this machine now
+    /// offers the others, byte for byte, so the machine it came from is offered nothing back.
+    public var continuedPlace: Data?
     /// Per key, the time of the newest activity the user waved away: only a newer one comes back.
     public var dismissed: [String: Date] = [:]
     /// Activities whose taking stopped the app: never offered again.
@@ -59,7 +62,7 @@ public struct HandoffOfferChoice: Equatable, Sendable {
             if let placeTime, candidate.when <= placeTime { return false }
             if let dismissedAt = dismissed[candidate.key], candidate.when <= dismissedAt { return false }
             if quarantined.contains(HandoffQuarantine.Entry(key: candidate.key, when: candidate.when)) { return false }
-            if let ownPlace, candidate.activity?.place == ownPlace { return false }
+            if let place = candidate.activity?.place, place == ownPlace || place == continuedPlace { return false }
             return true
         }.max { ($0.when, $0.key) < ($1.when, $1.key) }
     }
