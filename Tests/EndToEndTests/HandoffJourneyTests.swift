@@ -49,6 +49,8 @@ struct HandoffJourneyTests {
         try studio.type("Kept to myself")
         _ = try studio.waitForText("Kept to myself")
         try studio.press("Escape")
+        // A key straight after Esc would be read with it as Alt+key.
+        _ = try studio.waitFor("the note saved") { !$0.joined(separator: "\n").contains("Esc Save notes") }
         try studio.type("q")
         _ = try studio.waitForText("exit=0")
         try checkNothingSent(studio)
@@ -69,7 +71,7 @@ struct HandoffJourneyTests {
             try desk.type("e")
             try desk.type("Grins without a cat")
             try desk.press("Left", "Left", "Left")
-            let deskCursor = try desk.waitFor("the cursor moved") { $0.last?.contains("Col 17") == true }.last ?? ""
+            _ = try desk.waitFor("the cursor moved") { $0.contains { $0.hasSuffix("Ln 1, Col 17") } }
 
             // The laptop is typing: the offer waits for it to leave the field.
             _ = try laptop.waitForText("Continue from desk")
@@ -79,17 +81,19 @@ struct HandoffJourneyTests {
             try laptop.type("h")
             let continued = try laptop.waitForText("Grins without a cat")
             #expect(continued.joined(separator: "\n").contains("Notes (editing"), "\(continued.joined(separator: "\n"))")
-            #expect(deskCursor.contains("Ln 1, Col 17") && continued.last?.contains("Ln 1, Col 17") == true, "cursor: \(continued.last ?? "") vs \(deskCursor)")
+            #expect(continued.contains { $0.hasSuffix("Ln 1, Col 17") }, "the desk's cursor: \(continued.joined(separator: "\n"))")
             // Esc saves the continued draft; the laptop's own note is kept as another version.
             try laptop.press("Escape")
             _ = try laptop.waitForText("Typed on the laptop")
-            let note = try laptop.homeFolder.wonderland(["defaults", "read", "WLCharacterNotes"], environment: environment)
+            let note = try laptop.homeFolder.wonderland(["collections", "export", "WLCharacterNotes", "-", "--format", "json"], environment: environment)
             #expect(note.output.contains("Grins without a cat") && note.output.contains("Typed on the laptop"), "\(note.output)")
 
             let listed = try desk.homeFolder.wonderland(["handoff", "list"], environment: environment)
             #expect(listed.output.contains("laptop"), "\(listed.output)")
             #expect(listed.output.contains("desk (this machine)"), "\(listed.output)")
             #expect(!listed.output.contains("studio"), "\(listed.output)")
+            try desk.press("Escape")  // the desk's note is saved; `q` is text while typing
+            _ = try desk.waitFor("the desk's note saved") { !$0.joined(separator: "\n").contains("Esc Save notes") }
             for device in [laptop, desk] {
                 try device.type("q")
                 _ = try device.waitForText("exit=0")
