@@ -37,8 +37,9 @@ enum ManualPage {
             .TP
             .B 1
             Failure: a file that cannot be read or written, a value refused, a lint that found errors,
-            a synced store \\fBcloud sync\\fR cannot reach, a sync server \\fBcloud status\\fR or
-            \\fBcloud list\\fR could not reach (they still print this machine's copy and why).
+            a synced store \\fBcloud sync\\fR cannot reach, a sync server \\fBcloud status\\fR,
+            \\fBcloud list\\fR or \\fBhandoff list\\fR could not reach (they still print this machine's
+            copy and why).
             .TP
             .B 2
             Usage: an unknown option, a missing argument or value, a value of the wrong form.
