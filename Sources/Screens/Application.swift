@@ -30,7 +30,8 @@ public final class Application {
     public var clock: () -> Double = MonotonicClock.seconds
     /// Where the app is in its life; lifecycle observers hear of each change.
     public private(set) var state: ApplicationState = .notRunning
-    /// Why the app ended, once ``terminate(_:)`` has run; `nil` while it runs.
+    /// Why the app ends, from the moment ``terminate(_:)`` begins (observers hearing
+    /// will-terminate see it); `nil` while it runs.
     public private(set) var terminationReason: TerminationReason?
     /// The presented modals, bottom first; the last one takes the keys.
     public private(set) var modals: [Screen] = []
@@ -213,9 +214,10 @@ public final class Application {
     /// then the run loop returns `reason`. Later calls change nothing.
     public func terminate(_ reason: TerminationReason) {
         guard terminationReason == nil else { return }
+        // Set first: what an observer does on the way out may ask whether the app is ending.
+        terminationReason = reason
         notify { $0.applicationWillTerminate(self, reason: reason) }
         state = .notRunning
-        terminationReason = reason
     }
 
     // MARK: events

@@ -48,9 +48,16 @@ final class WonderlandTabs: TabScreen {
     }
 
     override var keyBindings: [KeyBinding] {
-        super.keyBindings + [KeyBinding(.character(","), help: "Settings") { [unowned self] in
+        var bindings = super.keyBindings + [KeyBinding(.character(","), help: "Settings") { [unowned self] in
             self.present(SettingsSheet(services: self.services))
         }]
+        // Listed in the help while an offer is on show; `handleBeforeFocus` is what answers it.
+        if let offer = services.handoff.offer, !offer.isFromNewerVersion {
+            bindings.append(KeyBinding(.character("h"), help: "Continue from \(offer.deviceName) (Handoff)", showsInHintBar: false) { [unowned self] in
+                self.services.handoff.take()
+            })
+        }
+        return bindings
     }
 
     /// A sync problem is kept in the message log: the tab bar has room for its first words

@@ -213,6 +213,39 @@ struct HandoffTests {
         #expect(laptop.detail == nil)
     }
 
+    @Test func forgetMyPlaceOnQuitTakesTheActivityOutAndOtherwiseItStays() throws {
+        let shared = InMemoryCloud()
+        let desk = Machine("desk", on: shared, extra: [HandoffSettings.forgetOnQuitKey: .boolean(true)])
+        let laptop = Machine("laptop", on: shared)
+        try desk.openCharacter("Cheshire")
+        try desk.becomeIdle()
+        try laptop.openCharacter("Alice")
+        try laptop.becomeIdle()
+        try desk.sync(); try laptop.sync(); try desk.sync()
+        #expect(laptop.handoffKeys.count == 2)
+        // Without a worker, the last words a quit leaves in the stores are sent by hand.
+        let stores = [desk.cloud.mirror.store, laptop.cloud.mirror.store]
+        try desk.quit()
+        try laptop.quit()
+        for store in stores { store?.synchronize() }
+        let reader = UbiquitousKeyValueStore(.init(backend: shared.backend()))
+        reader.synchronize()
+        let left = reader.keys(withPrefix: HandoffSettings.storePrefix).compactMap { reader.object(forKey: $0) }
+        #expect(left.count == 1, "only the laptop's place stays")
+        if case .activity(let activity)? = left.first.map({ HandoffActivity.read($0) }) { #expect(activity.deviceName == "laptop") }
+    }
+
+    @Test func theOfferIsInTheHelpWhileItIsOnShow() throws {
+        let shared = InMemoryCloud()
+        let desk = Machine("desk", on: shared)
+        let laptop = Machine("laptop", on: shared)
+        #expect(!laptop.app.activeBindings.contains { $0.help.contains("Handoff") })
+        try desk.openCharacter("Cheshire")
+        try desk.becomeIdle()
+        try desk.sync(); try laptop.sync()
+        #expect(laptop.app.activeBindings.contains { $0.help == "Continue from desk (Handoff)" })
+    }
+
     @Test func aPeersActivityIsReadStrictly() throws {
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         func read(_ fields: [String: PropertyListValue]) -> HandoffActivity.Reading { HandoffActivity.read(.dictionary(fields), now: now) }
