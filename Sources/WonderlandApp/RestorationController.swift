@@ -207,6 +207,11 @@ public final class RestorationController: ApplicationLifecycleObserver {
         return own
     }
 
+    /// The launch's own place is restored and another stands in for it (a place continued from
+    /// another machine, which has its own mark): a stop from here on is no reason to start the
+    /// next launch fresh.
+    public func launchRestoreIsOver() { files.removeMarker() }
+
     public func applicationDidPresentFirstFrame(_ application: Application) {
         files.removeMarker()
         inputAtLastSave = application.inputEventsHandled

@@ -21,7 +21,7 @@ private final class Machine: Pilot {
     let stateFolder: URL
 
     init(_ name: String, on shared: InMemoryCloud, drafts: Bool = true, handoff isOn: Bool = true, extra: [String: PropertyListValue] = [:],
-         clock: @escaping () -> Date = Date.init) {
+         continuing: HandoffController.ContinueRequest? = nil, clock: @escaping () -> Date = Date.init) {
         var values: [String: PropertyListValue] = ["WLHandoff": .boolean(isOn), "WLHandoffDrafts": .boolean(drafts), "WLDeviceName": .string(name)]
         values.merge(extra) { $1 }
         let store = InMemoryPreferenceStore(values: values)
@@ -35,7 +35,8 @@ private final class Machine: Pilot {
         try? FileManager.default.createDirectory(at: stateFolder, withIntermediateDirectories: true)
         let handoff = HandoffController(services: services, cloud: cloud, restoration: nil,
                                         makeRoot: { RootScreen.make(services: $0) }, makeEngine: { RootScreen.restorationEngine(services: $0) },
-                                        quarantine: HandoffQuarantine(folderPath: stateFolder.path), appVersion: "0.5.0", now: clock)
+                                        quarantine: HandoffQuarantine(folderPath: stateFolder.path), appVersion: "0.5.0",
+                                        continueRequest: continuing, now: clock)
         self.store = store
         self.services = services
         self.cloud = cloud
@@ -66,6 +67,11 @@ private final class Machine: Pilot {
         try type(text)
         for _ in 0 ..< moves { try press(.left) }
         try becomeIdle()
+    }
+
+    /// The screen's words in one line, for text an alert wraps.
+    var screenText: String {
+        terminal.lines.joined(separator: " ").replacingOccurrences(of: "│", with: " ").split(separator: " ").joined(separator: " ")
     }
 
     var handoffKeys: [String] { cloud.mirror.store?.keys(withPrefix: HandoffSettings.storePrefix) ?? [] }
@@ -233,6 +239,23 @@ struct HandoffTests {
         let left = reader.keys(withPrefix: HandoffSettings.storePrefix).compactMap { reader.object(forKey: $0) }
         #expect(left.count == 1, "only the laptop's place stays")
         if case .activity(let activity)? = left.first.map({ HandoffActivity.read($0) }) { #expect(activity.deviceName == "laptop") }
+    }
+
+    @Test func continueStartsAtThatMachinesPlaceAndSaysSoWhenThereIsNone() throws {
+        let shared = InMemoryCloud()
+        let desk = Machine("desk", on: shared)
+        try desk.openCharacter("Cheshire")
+        try desk.editNote(typing: "Grins", thenLeft: 2)
+        try desk.sync()
+        let laptop = Machine("laptop", on: shared, continuing: .device("Desk"))
+        #expect(laptop.detail?.character.name == "Cheshire Cat", "\(laptop.numberedScreen)")
+        #expect(laptop.detail?.draftBytes == "Grins".utf8.count)
+        #expect(laptop.cursor == desk.cursor)
+        let nobody = Machine("studio", on: shared, continuing: .device("nobody"))
+        #expect(nobody.detail == nil)
+        try nobody.settle()
+        #expect(nobody.screenText.contains("--continue: no place from nobody to continue"), "\(nobody.numberedScreen)")
+        #expect(nobody.tabBar.contains("Continue from desk"), "still offered on the tab bar")
     }
 
     @Test func theOfferIsInTheHelpWhileItIsOnShow() throws {

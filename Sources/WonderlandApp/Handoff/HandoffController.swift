@@ -278,7 +278,11 @@ public final class HandoffController: ApplicationLifecycleObserver {
             return "The place on \(offer.deviceName) is from a newer wonderland; this one cannot continue it."
         }
         let shown = application.root.isVisible
-        if shown { restoration?.save(application, reason: "before continuing from another machine") }
+        if shown {
+            restoration?.save(application, reason: "before continuing from another machine")
+        } else {
+            restoration?.launchRestoreIsOver()
+        }
         let entry = HandoffQuarantine.Entry(key: offer.key, when: offer.when)
         try? quarantine?.markTaking(entry)
         defer { quarantine?.taken() }
