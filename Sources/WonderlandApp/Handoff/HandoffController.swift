@@ -152,7 +152,10 @@ public final class HandoffController: ApplicationLifecycleObserver {
         let chain = application.focusChain
         let draftBytes = chain.lazy.compactMap { ($0 as? CharacterDetailScreen)?.draftBytes }.first
         var draft: HandoffActivity.Draft = drafts && draftBytes != nil ? .included : .none
-        guard var place = preserve(application, includingDrafts: drafts) else { return nil }
+        // A draft larger than an activity is left out before it is encoded, not after: a long
+        // note would otherwise be archived twice at every idle moment for nothing.
+        if draft == .included, let bytes = draftBytes, bytes > HandoffSettings.maximumBytes { draft = .leftOut }
+        guard var place = preserve(application, includingDrafts: draft == .included) else { return nil }
         var activity = HandoffActivity(deviceName: HandoffSettings.deviceName(services.store), appVersion: appVersion,
                                        when: choice.placeTime ?? now(), path: Self.path(of: chain), draft: draft, place: place)
         if Self.storedBytes(activity) > HandoffSettings.maximumBytes, draft == .included,
