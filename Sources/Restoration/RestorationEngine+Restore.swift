@@ -75,6 +75,36 @@ extension RestorationEngine {
         return Report(header: header, restoredPaths: walk.paths, log: walk.log, unknownParts: walk.unknown)
     }
 
+    /// How many saved objects in `data` this build could not restore onto a tree like `root`'s
+    /// (no object of the tree answers to their identifier and no registered class rebuilds them),
+    /// plus the classes it does not know; nothing is decoded into the tree. Children of an object
+    /// that would be rebuilt are its own business and are not counted. Throws as `restore` does
+    /// for an archive it would not restore at all.
+    public func unknownParts(in data: Data, comparedWith root: any Restorable) throws -> Int {
+        let (unarchiver, _, unknownClasses) = try open(data)
+        let header = try Self.header(from: unarchiver)
+        guard header.formatVersion == Self.formatVersion else {
+            throw RestorationError(.incompatibleFormat(found: header.formatVersion, supported: Self.formatVersion))
+        }
+        guard let rootNode = try? unarchiver.decodeObject(of: RestorationNode.self, forKey: RestorationHeader.Key.root) else {
+            return unknownClasses + 1
+        }
+        var unknown = unknownClasses
+        var visited: Set<ObjectIdentifier> = []
+        func visit(_ node: RestorationNode, _ object: any Restorable, depth: Int) {
+            guard depth < maximumDepth, visited.insert(ObjectIdentifier(node)).inserted else { return }
+            for child in node.children.prefix(maximumChildren) {
+                if let existing = object.restorableChildren.first(where: { $0.answers(toRestorationIdentifier: child.identifier) }) {
+                    visit(child, existing, depth: depth + 1)
+                } else if child.restorationClassName.flatMap(registry.factory(named:)) == nil {
+                    unknown += 1
+                }
+            }
+        }
+        if root.answers(toRestorationIdentifier: rootNode.identifier) { visit(rootNode, root, depth: 1) } else { unknown += 1 }
+        return unknown
+    }
+
     /// Parses the archive, standing in a placeholder for every class this build does not know
     /// (logged), so that what refers to it fails alone rather than the whole archive.
     func open(_ data: Data) throws -> (KeyedUnarchiver, [String], Int) {

@@ -269,6 +269,35 @@ struct HandoffTests {
         #expect(laptop.app.activeBindings.contains { $0.help == "Continue from desk (Handoff)" })
     }
 
+    @Test func aNewerVersionsPlaceWithScreensThisOneLacksIsShownAsNewerBeforeAnyoneTakesIt() throws {
+        final class Saved: Restorable {
+            let restorationIdentifier: String?
+            let restorableChildren: [any Restorable]
+            init(_ identifier: String, _ children: [any Restorable] = []) {
+                restorationIdentifier = identifier
+                restorableChildren = children
+            }
+        }
+        func place(_ tree: Saved) throws -> PropertyListValue {
+            let header = RestorationHeader(appVersion: "9.0.0", timestamp: Date(timeIntervalSince1970: 0), terminalColumns: 0, terminalRows: 0)
+            let archive = try RestorationEngine().preserve(root: tree, header: header).data
+            return HandoffActivity(deviceName: "studio", appVersion: "9.0.0", when: Date(), path: ["Hologram"], draft: .none, place: archive).propertyList
+        }
+        let shared = InMemoryCloud()
+        let laptop = Machine("laptop", on: shared)
+        let other = UbiquitousKeyValueStore(.init(backend: shared.backend(), device: DeviceIdentifier("0123456789abcdef")))
+        other.set(try place(Saved(RootScreen.tabBarRestorationID, [Saved("Hologram")])), forKey: HandoffSettings.storePrefix + "0123456789abcdef")
+        other.synchronize()
+        try laptop.sync()
+        #expect(laptop.tabBar.contains("studio"), "\(laptop.numberedScreen)")
+        #expect(laptop.tabBar.contains("from a newer wonderland"))
+        // The same version's place with nothing this one lacks is offered as any other.
+        other.set(try place(Saved(RootScreen.tabBarRestorationID)), forKey: HandoffSettings.storePrefix + "0123456789abcdef")
+        other.synchronize()
+        try laptop.sync()
+        #expect(laptop.tabBar.contains("Continue from studio"), "\(laptop.numberedScreen)")
+    }
+
     @Test func aPeersActivityIsReadStrictly() throws {
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         func read(_ fields: [String: PropertyListValue]) -> HandoffActivity.Reading { HandoffActivity.read(.dictionary(fields), now: now) }

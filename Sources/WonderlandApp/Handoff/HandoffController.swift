@@ -232,7 +232,7 @@ public final class HandoffController: ApplicationLifecycleObserver {
             if let cached = readOffers[key], cached.stamp == record.stamp {
                 kept[key] = cached
             } else {
-                kept[key] = (record.stamp, store.object(forKey: key).flatMap { Self.offer(key: key, value: $0, now: now()) })
+                kept[key] = (record.stamp, store.object(forKey: key).flatMap { Self.offer(key: key, value: $0, now: now()) }.map(checkedAgainstThisVersion))
             }
             if let offer = kept[key]?.offer { offers.append(offer) }
         }
@@ -249,6 +249,19 @@ public final class HandoffController: ApplicationLifecycleObserver {
         case .unreadable:
             return nil
         }
+    }
+
+    /// A newer version's place holding screens this one does not know is shown as from a newer
+    /// wonderland, before anyone tries to take it: the check walks the saved tree beside this
+    /// version's own, decoding nothing into it.
+    private func checkedAgainstThisVersion(_ offer: HandoffOffer) -> HandoffOffer {
+        guard let activity = offer.activity, ArchiveVersions.isNewer(activity.appVersion, than: appVersion),
+              let root = application?.root else { return offer }
+        let unknown = (try? engine.unknownParts(in: activity.place, comparedWith: root)) ?? 1
+        guard unknown > 0 else { return offer }
+        var shown = offer
+        shown.activity = nil
+        return shown
     }
 
     private func refreshOffers(in application: Application) {
@@ -296,8 +309,10 @@ public final class HandoffController: ApplicationLifecycleObserver {
             let report = try makeEngine(fresh).restore(from: activity.place, root: tree, presentModal: { modal in
                 if let screen = modal as? Screen { modals.append(screen) }
             })
-            guard report.readWhole else {
-                return "The place on \(activity.deviceName) holds screens this wonderland does not know (from a newer wonderland); it was not applied."
+            // An older version's place restores what it can, as a launch does with its archive;
+            // a newer one's that this version cannot read whole is not applied at all.
+            guard report.readWhole || !ArchiveVersions.isNewer(activity.appVersion, than: appVersion) else {
+                return "The place on \(activity.deviceName) is from a newer wonderland and holds screens this one does not know; it was not applied."
             }
         } catch let error as RestorationError where error.isNewerFormat {
             return "The place on \(activity.deviceName) is from a newer wonderland; it was not applied."
