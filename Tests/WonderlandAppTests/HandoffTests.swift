@@ -21,11 +21,11 @@ private final class Machine: Pilot {
     let stateFolder: URL
 
     init(_ name: String, on shared: InMemoryCloud, drafts: Bool = true, handoff isOn: Bool = true, extra: [String: PropertyListValue] = [:],
-         continuing: HandoffController.ContinueRequest? = nil, clock: @escaping () -> Date = Date.init) {
+         continuing: HandoffController.ContinueRequest? = nil, bookPath: String? = nil, clock: @escaping () -> Date = Date.init) {
         var values: [String: PropertyListValue] = ["WLHandoff": .boolean(isOn), "WLHandoffDrafts": .boolean(drafts), "WLDeviceName": .string(name)]
         values.merge(extra) { $1 }
         let store = InMemoryPreferenceStore(values: values)
-        let launch = LaunchOptions(location: "48.8566,2.3522", dataFolder: LaunchOptions.emptyDataFolder)
+        let launch = LaunchOptions(location: "48.8566,2.3522", bookPath: bookPath, dataFolder: LaunchOptions.emptyDataFolder)
         let services = AppServices(store: store, bundle: .embedded, launch: launch)
         let root = RootScreen.make(services: services)
         var factory = CloudStoreFactory(replicas: nil) { _, _ in shared.backend() }
@@ -296,6 +296,31 @@ struct HandoffTests {
         other.synchronize()
         try laptop.sync()
         #expect(laptop.tabBar.contains("Continue from studio"), "\(laptop.numberedScreen)")
+    }
+
+    @Test func aBooksPlaceMovesOnlyWhenTheOfferIsTaken() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("wl-handoff-book-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let book = folder.appendingPathComponent("book.txt")
+        try Data((1...400).map { "Line \($0) of a long walk down the rabbit hole." }.joined(separator: "\n").utf8).write(to: book)
+        let shared = InMemoryCloud()
+        let desk = Machine("desk", on: shared, bookPath: book.path)
+        let laptop = Machine("laptop", on: shared, bookPath: book.path)
+        for machine in [desk, laptop] {
+            try machine.press(.character("3"))
+            // The book's notes (no chapters found) come up once, in an alert.
+            while !machine.app.modals.isEmpty { try machine.press(.enter) }
+        }
+        try laptop.becomeIdle()
+        for _ in 0..<5 { try desk.press(.character(" ")) }
+        let deskTop = try #require(desk.terminal.lines.first { $0.contains("Line ") && !$0.contains("Line 1 of") })
+        try desk.becomeIdle()
+        try desk.sync(); try laptop.sync()
+        #expect(laptop.tabBar.contains("Continue from desk"), "\(laptop.numberedScreen)")
+        #expect(laptop.expectScreen(contains: "Line 1 of"), "the laptop's page stays until the offer is taken")
+        try laptop.press(.character("h"))
+        #expect(laptop.terminal.lines.contains(deskTop), "\(laptop.numberedScreen)")
     }
 
     @Test func aPeersActivityIsReadStrictly() throws {
