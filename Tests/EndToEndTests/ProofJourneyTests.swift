@@ -212,11 +212,11 @@ struct ProofJourneyTests {
         let app = try TmuxSession(columns: 100, rows: 30, session: "app")
         try app.launchApp()
         let kilometres = try app.waitFor("the scale bar in km") { Self.statusRows($0).view.contains(" km ") }
-        let settings = try TmuxSession(columns: 80, rows: 30, home: app.homeFolder, session: "settings")
+        let settings = try TmuxSession(columns: 80, rows: 40, home: app.homeFolder, session: "settings")
         try settings.run("clear; \(settings.binary) settings; echo \"exit=$?\"")
         try settings.waitForText("(•) Kilometres")
         try settings.waitForText("▸ Sync Locations")
-        for _ in 0..<12 {
+        for _ in 0..<20 {
             let selected = try settings.screen("selecting Miles").first { $0.hasPrefix("▸") } ?? ""
             if selected.contains("Miles") { break }
             try settings.press("Down")

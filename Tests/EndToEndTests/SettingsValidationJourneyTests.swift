@@ -53,8 +53,8 @@ struct SettingsValidationJourneyTests {
         try tmux.type(",")
         _ = try tmux.waitForText("Sync Locations")
 
-        // Manual Location, six rows down: a latitude past the pole.
-        try retype(tmux, moving: Bytes.down, times: 6, "200,0")
+        // Manual Location, ten rows down (past the Sync and Handoff rows): a latitude past the pole.
+        try retype(tmux, moving: Bytes.down, times: 10, "200,0")
         try waitForProblem(tmux, under: "Manual Location", "! latitude 200 is outside -90…90")
         try send(tmux, Bytes.enter)
         // Still open: the draft and its problem stay; Esc then drops the draft.
@@ -73,9 +73,9 @@ struct SettingsValidationJourneyTests {
         try send(tmux, Bytes.escape)
         _ = try tmux.waitFor("the old gpsd Address back") { screen in screen.contains { $0.contains("gpsd Address") && $0.contains("gps.local:2947") } }
 
-        // Sync Server, four rows up: not a postgres:// address. The problem is longer than the
-        // line: cut with "…", on one line.
-        try retype(tmux, moving: Bytes.up, times: 4, "https://alice@db/wl")
+        // Sync Server, eight rows up (past the Handoff rows): not a postgres:// address. The
+        // problem is longer than the line: cut with "…", on one line.
+        try retype(tmux, moving: Bytes.up, times: 8, "https://alice@db/wl")
         let screen = try waitForProblem(tmux, under: "Sync Server", "! a server address starts with postgres://")
         let row = try #require(screen.firstIndex { $0.contains("Sync Server") })
         tmux.check(screen[row + 1].trimmingCharacters(in: .whitespaces).hasSuffix("…"), "cut with an ellipsis: \(screen[row + 1])")
@@ -113,7 +113,7 @@ struct SettingsValidationJourneyTests {
         let tmux = try TmuxSession(columns: 40, rows: 14)
         try tmux.run("clear; \(tmux.binary) defaults write HPManualLocation 48.8566,2.3522; \(tmux.binary) settings; echo \"exit=$?\"")
         _ = try tmux.waitForText("Sync Locations")
-        try retype(tmux, moving: Bytes.down, times: 6, "48.8566;2.3522")
+        try retype(tmux, moving: Bytes.down, times: 10, "48.8566;2.3522")
         let screen = try waitForProblem(tmux, under: "Manual Location", "! expected LAT,LON")
         let row = try #require(screen.firstIndex { $0.contains("Manual Location") })
         let problem = screen[row + 1]
