@@ -14,6 +14,12 @@ import Glibc
 /// Devices the server did not take are counted with what their store says of it.
 ///
 /// Options, by environment:
+///   WONDERLAND_HAMMER_DEVICES=KIND   what a device is: `stores` (the default: a store, its data
+///                                    folder and its local copy saved on each change, as the app
+///                                    runs it) or `helpers` (the helper process alone, driven
+///                                    through its pipes as a store drives it: wait, fetch, look
+///                                    for the key; what the server sees of a device, without the
+///                                    store's own work on this machine's cores)
 ///   WONDERLAND_HAMMER_BATCH=N        devices started at once (50)
 ///   WONDERLAND_HAMMER_SETTLE_S=S     seconds after the last batch for devices to get in (10)
 ///   WONDERLAND_HAMMER_SPACING_MS=N   ms from one write to the next (1000)
@@ -23,6 +29,8 @@ import Glibc
 /// text, `connect_s S`, `delays N`, `missed N`, `propagation_median_ms X`, `propagation_p99_ms X`,
 /// `propagation_max_ms X`; progress goes to stderr.
 func runCrowd(work: URL, cloud: String, devices: Int, writes: Int, environment: [String: String]) throws {
+    let kind = environment["WONDERLAND_HAMMER_DEVICES"] ?? "stores"
+    guard ["stores", "helpers"].contains(kind) else { throw BackendUnavailable(reason: "WONDERLAND_HAMMER_DEVICES is stores or helpers, not \(kind)") }
     let batch = max(1, Int(environment["WONDERLAND_HAMMER_BATCH"] ?? "") ?? 50)
     let settle = Double(environment["WONDERLAND_HAMMER_SETTLE_S"] ?? "") ?? 10
     let spacing = Double(environment["WONDERLAND_HAMMER_SPACING_MS"] ?? "") ?? 1000
@@ -32,18 +40,22 @@ func runCrowd(work: URL, cloud: String, devices: Int, writes: Int, environment: 
 
     // A key of this run's own: a value left by an earlier run is no arrival.
     let key = "crowd-\(UInt32.random(in: 0 ... .max))"
-    func member(_ name: String, watcher: CrowdWatcher?) throws -> UbiquitousKeyValueStore {
+    func store(_ name: String, onNews: @escaping @Sendable () -> Void) throws -> UbiquitousKeyValueStore {
         let device = DeviceIdentifier(name)!
         let data = work.appendingPathComponent(name)
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
         let backend = SyncHelperBackend(address: address, password: password, device: device)
-        let store = UbiquitousKeyValueStore(.init(backend: backend, replicaFile: LocalReplicaFolder.standard(dataFolder: data).replicaFile(forBackend: backend.displayName),
-                                                  device: device, onNews: { watcher?.look() }))
-        watcher?.store = store
-        return store
+        return UbiquitousKeyValueStore(.init(backend: backend, replicaFile: LocalReplicaFolder.standard(dataFolder: data).replicaFile(forBackend: backend.displayName),
+                                             device: device, onNews: onNews))
+    }
+    func member(_ name: String, watcher: CrowdWatcher) throws -> any CrowdMember {
+        if kind == "helpers" {
+            return HelperMember(backend: SyncHelperBackend(address: address, password: password, device: DeviceIdentifier(name)!), watcher: watcher)
+        }
+        return try StoreMember(watcher: watcher) { onNews in try store(name, onNews: onNews) }
     }
 
-    let writer = try member("crowd-writer", watcher: nil)
+    let writer = try store("crowd-writer") {}
     writer.start()
     let writerDeadline = Date(timeIntervalSinceNow: 60)
     while writer.status.isReachable != true {
@@ -53,10 +65,10 @@ func runCrowd(work: URL, cloud: String, devices: Int, writes: Int, environment: 
 
     let started = DispatchTime.now()
     var watchers: [CrowdWatcher] = []
-    var stores: [UbiquitousKeyValueStore] = []
+    var stores: [any CrowdMember] = []
     for first in stride(from: 0, to: devices, by: batch) {
         let names = (first ..< min(devices, first + batch)).map { String(format: "crowd-%04d", $0) }
-        var batchStores: [UbiquitousKeyValueStore] = []
+        var batchStores: [any CrowdMember] = []
         for name in names {
             let watcher = CrowdWatcher(key: key, writes: writes)
             let store = try member(name, watcher: watcher)
@@ -113,15 +125,15 @@ func runCrowd(work: URL, cloud: String, devices: Int, writes: Int, environment: 
     print(String(format: "propagation_max_ms %.1f", delays.last ?? .nan))
 
     // Stopped side by side: each stop waits for its worker's last pass.
-    let everyone = stores + [writer]
-    DispatchQueue.concurrentPerform(iterations: everyone.count) { everyone[$0].stop(timeout: 2) }
+    let everyone = stores
+    DispatchQueue.concurrentPerform(iterations: everyone.count) { everyone[$0].stop() }
+    writer.stop(timeout: 2)
 }
 
 /// One device's view of the writer's key: when each write (by its number) first arrived.
 final class CrowdWatcher: @unchecked Sendable {
     static let prefix = "write "
     let key: String
-    weak var store: UbiquitousKeyValueStore?
     private let lock = NSLock()
     private var arrivals: [UInt64?]
 
@@ -130,13 +142,12 @@ final class CrowdWatcher: @unchecked Sendable {
         arrivals = Array(repeating: nil, count: writes)
     }
 
-    /// On the device's worker, after a pass with news: a later write seen stands for the
-    /// earlier ones too (the store keeps only the newest value of a key).
-    func look() {
+    /// On the device's worker, after a pass with news, with the key's value as the device now
+    /// holds it: a later write seen stands for the earlier ones too (a store keeps only the
+    /// newest value of a key).
+    func saw(_ value: PropertyListValue?) {
         let now = DispatchTime.now().uptimeNanoseconds
-        guard let store else { return }
-        store.processExternalChanges()
-        guard case .string(let text) = store.object(forKey: key), text.hasPrefix(Self.prefix),
+        guard case .string(let text) = value, text.hasPrefix(Self.prefix),
               let number = Int(text.dropFirst(Self.prefix.count).prefix { $0 != " " }) else { return }
         lock.lock()
         defer { lock.unlock() }
@@ -147,5 +158,87 @@ final class CrowdWatcher: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return arrivals[index]
+    }
+}
+
+/// One device of the crowd, started and stopped by the run; what its sync says of the server.
+protocol CrowdMember: AnyObject, Sendable {
+    var status: KeyValueStoreStatus { get }
+    func start()
+    func stop()
+}
+
+/// A device as the app runs it: a store whose worker drives the helper and saves the local copy.
+final class StoreMember: CrowdMember, @unchecked Sendable {
+    private var store: UbiquitousKeyValueStore!
+
+    init(watcher: CrowdWatcher, makeStore: (@escaping @Sendable () -> Void) throws -> UbiquitousKeyValueStore) throws {
+        let holder = WeakStore()
+        store = try makeStore { [watcher] in
+            guard let store = holder.store else { return }
+            store.processExternalChanges()
+            watcher.saw(store.object(forKey: watcher.key))
+        }
+        holder.store = store
+    }
+
+    var status: KeyValueStoreStatus { store.status }
+    func start() { store.start() }
+    func stop() { store.stop(timeout: 2) }
+
+    private final class WeakStore: @unchecked Sendable { weak var store: UbiquitousKeyValueStore? }
+}
+
+/// A device reduced to its helper: a thread asks it to wait for news and then to fetch, as a
+/// store's worker does, and looks for the key in what came. The newest change of the key wins,
+/// as in a store.
+final class HelperMember: CrowdMember, @unchecked Sendable {
+    private let backend: SyncHelperBackend
+    private let watcher: CrowdWatcher
+    private let lock = NSLock()
+    private var current = KeyValueStoreStatus()
+    private var stopping = false
+    private var running = false
+    private var newest: ChangeStamp?
+
+    init(backend: SyncHelperBackend, watcher: CrowdWatcher) {
+        self.backend = backend
+        self.watcher = watcher
+    }
+
+    var status: KeyValueStoreStatus { lock.withLock { current } }
+
+    func start() {
+        lock.withLock { running = true }
+        Thread { [self] in run() }.start()
+    }
+
+    func stop() {
+        lock.withLock { stopping = true }
+        backend.wake()
+        let deadline = Date(timeIntervalSinceNow: 2)
+        while lock.withLock({ running }), Date() < deadline { usleep(2_000) }
+    }
+
+    private func run() {
+        var retry = 0.5
+        while !lock.withLock({ stopping }) {
+            do {
+                let records = try backend.fetchChanges()
+                lock.withLock { current = KeyValueStoreStatus(isReachable: true) }
+                retry = 0.5
+                if let record = records.filter({ $0.key == watcher.key }).max(by: { $0.stamp < $1.stamp }),
+                   newest.map({ $0 < record.stamp }) ?? true {
+                    newest = record.stamp
+                    watcher.saw(try? ReceivedChangeCheck.value(of: record, limits: .apple).get())
+                }
+                backend.waitForChanges(timeout: untilNews)
+            } catch {
+                lock.withLock { current = KeyValueStoreStatus(isReachable: false, problem: "\(error)") }
+                backend.waitForChanges(timeout: retry)
+                retry = min(retry * 2, 30)
+            }
+        }
+        lock.withLock { running = false }
     }
 }

@@ -28,6 +28,7 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
     private let news = NewsSignal()
     private let unreadRows = RecentLines(keeping: 8)
     private let pace = NewsPace()
+    private let lookedAhead = LookedAhead()
 
     /// Does not connect: the first `fetchChanges` does, and a server that is down is only
     /// "offline" (the app works on its local copy meanwhile).
@@ -77,33 +78,32 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
         var cursor = connection.cursor
         let fromStart = cursor == 0
         var newest: ConnectionState.LastRead?
+        // The look that found news read the first page already, in the same statement.
+        var page = lookedAhead.take(cursor: cursor, database: connection.database)
         do {
             while true {
-                // A row larger than any device writes (someone with the database's password can
-                // write anything) is not fetched: only its size and number come, to name it.
-                let rows = try session.query("""
-                    SELECT CASE WHEN octet_length(key) <= \(Self.maximumKeyBytes) THEN key ELSE '' END,
-                           CASE WHEN coalesce(octet_length(value), 0) <= \(Self.maximumValueBytes) THEN value END,
-                           clock, left(device, 65), change,
-                           octet_length(key) > \(Self.maximumKeyBytes) OR coalesce(octet_length(value), 0) > \(Self.maximumValueBytes),
-                           octet_length(key) + coalesce(octet_length(value), 0)
-                    FROM wonderland_kv
-                    WHERE change > \(cursor) ORDER BY change LIMIT \(options.fetchPageSize)
-                    """)
+                let rows: [ServerRow]
+                if let ahead = page {
+                    rows = ahead
+                    page = nil
+                } else {
+                    rows = try session.query(Self.changes(after: cursor, limit: options.fetchPageSize)).map { row in
+                        try ServerRow(row.decode((String, ByteBuffer?, Int64, String, Int64, Bool, Int64).self))
+                    }
+                }
                 for row in rows {
-                    let (key, value, clock, writer, change, oversized, size) = try row.decode((String, ByteBuffer?, Int64, String, Int64, Bool, Int64).self)
-                    if change > cursor { cursor = change }
-                    if oversized {
-                        unreadRows.note("server row \(change): \(size) bytes, more than any device writes; not fetched")
+                    if row.change > cursor { cursor = row.change }
+                    if row.oversized {
+                        unreadRows.note("server row \(row.change): \(row.size) bytes, more than any device writes; not fetched")
                         continue
                     }
-                    if change == cursor { newest = .init(database: connection.database, key: key, change: change, clock: clock) }
-                    guard let writerDevice = DeviceIdentifier(writer), clock >= 0 else { continue }  // not a device's row
-                    let stamp = ChangeStamp(clock: HybridTimestamp(rawValue: UInt64(clock)), device: writerDevice)
+                    if row.change == cursor { newest = .init(database: connection.database, key: row.key, change: row.change, clock: row.clock) }
+                    guard let writerDevice = DeviceIdentifier(row.writer), row.clock >= 0 else { continue }  // not a device's row
+                    let stamp = ChangeStamp(clock: HybridTimestamp(rawValue: UInt64(row.clock)), device: writerDevice)
                     // The store checks every record it is given (limits, decoding, expansion)
                     // as it does the folder's; the row number names the one it skips.
-                    records.append(ChangeRecord(key: key, payload: value.map { Data($0.readableBytesView) }, stamp: stamp,
-                                                origin: "server row \(change)"))
+                    records.append(ChangeRecord(key: row.key, payload: row.value.map { Data($0.readableBytesView) }, stamp: stamp,
+                                                origin: "server row \(row.change)"))
                 }
                 if rows.count < options.fetchPageSize { break }
             }
@@ -115,6 +115,23 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
         pace.fetched(rows: records.count, whole: fromStart)
         return records
     }
+
+    /// The rows after `cursor`, oldest first. `purpose` is a comment that tells a look from a
+    /// fetch in the server's `pg_stat_activity`.
+    private static func changes(after cursor: Int64, limit: Int, purpose: String = "fetch") -> PostgresQuery {
+        "/* \(unescaped: purpose) */ SELECT \(unescaped: rowColumns) FROM wonderland_kv WHERE change > \(cursor) ORDER BY change LIMIT \(limit)"
+    }
+
+    /// A change row as `ServerRow` takes it, seven columns. A row larger than any device writes
+    /// (someone with the database's password can write anything) is not fetched: only its size
+    /// and number come, to name it.
+    private static let rowColumns = """
+        CASE WHEN octet_length(key) <= \(maximumKeyBytes) THEN key ELSE '' END,
+        CASE WHEN coalesce(octet_length(value), 0) <= \(maximumValueBytes) THEN value END,
+        clock, left(device, 65), change,
+        octet_length(key) > \(maximumKeyBytes) OR coalesce(octet_length(value), 0) > \(maximumValueBytes),
+        octet_length(key) + coalesce(octet_length(value), 0)
+        """
 
     /// A row is fetched only when its key and value are within what a device could write:
     /// the key a little over the store's 64 bytes (so the store names one that is too long),
@@ -139,49 +156,107 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
             news.wait(until: deadline, newsNotBefore: pace.nextNewsFetch)
             return
         }
-        // Polling: the looks happen here, in the wait, so the store (and the app above it)
-        // wakes only when there is something to read, the connection failed, or the quiet
-        // period is over — not twice a second for nothing.
-        while true {
-            let look = Date(timeIntervalSinceNow: options.pollInterval * Double.random(in: 0.8...1.2))
-            if news.wait(until: min(look, deadline), newsNotBefore: .distantPast) == .woken { return }
-            if Date() >= deadline || !nothingNewAfterLooking() { return }
+        // Polling: the looks run on the connection's event loop, one after another, so the
+        // store (and the app above it) and this worker wake only when there is something to
+        // read, the connection failed, or the quiet period is over — not twice a second for
+        // nothing.
+        guard let session = connection.openSession() else { return }
+        let run = LookRun()
+        scheduleLook(on: session, run: run)
+        news.wait(until: deadline, newsNotBefore: .distantPast)
+        run.stop()
+    }
+
+    /// Looks again after the poll interval (±20 %), on `session`'s event loop, until `run` is
+    /// stopped or a look has news for the worker.
+    private func scheduleLook(on session: PostgresSession, run: LookRun) {
+        let delay = options.pollInterval * Double.random(in: 0.8...1.2)
+        session.eventLoop.scheduleTask(in: .nanoseconds(Int64(delay * 1e9))) { [self] in
+            guard !run.isStopped else { return }
+            look(on: session, run: run)
         }
     }
 
-    /// One indexed read through whatever connection or pooler is in use: the newest change
-    /// number and the database's identity. False when there is something to fetch, when the
-    /// database is not the one read from or went back in time (then the next fetch reads it
-    /// all), when the look failed (the next fetch says why), and when a wake came meanwhile:
-    /// a local change to send never waits behind a look.
-    private func nothingNewAfterLooking() -> Bool {
-        guard let session = connection.openSession() else { return false }
-        let answer = LookAnswer()
-        session.start("""
-            SELECT (SELECT max(change) FROM wonderland_kv), (SELECT id::text FROM wonderland_identity)
-            """) { [connection, pace, news] result in
-            answer.give(Self.nothingNew(in: result, connection: connection, pace: pace))
-            news.poke()
+    /// One read through whatever connection or pooler is in use: the first page of changes
+    /// after the last one read, which the fetch that follows takes instead of asking again
+    /// (one statement per news, not two, through a pooler a thousand devices share). Every
+    /// `identityLookInterval` it also reads the database's identity and newest change number:
+    /// a database that is not the one read from, or went back in time, is read whole by the
+    /// next fetch. A look later than the query time-out is cancelled, and so is the connection.
+    private func look(on session: PostgresSession, run: LookRun) {
+        let cursor = connection.cursor
+        let database = connection.database
+        let whole = pace.identityLookDue(every: Self.identityLookInterval)
+        let query: PostgresQuery
+        if whole {
+            query = """
+                /* look */ SELECT (SELECT id::text FROM wonderland_identity), (SELECT max(change) FROM wonderland_kv), page.*
+                FROM (SELECT 1) AS one LEFT JOIN LATERAL (
+                    SELECT \(unescaped: Self.rowColumns) FROM wonderland_kv WHERE change > \(cursor) ORDER BY change LIMIT \(options.fetchPageSize)
+                ) AS page ON true
+                """
+        } else {
+            query = Self.changes(after: cursor, limit: options.fetchPageSize, purpose: "look")
         }
-        switch news.wait(for: answer, seconds: session.queryTimeout) {
-        case .answered(let nothingNew): return nothingNew
-        case .woken: return false
-        case .late:
+        let late = session.eventLoop.scheduleTask(in: .nanoseconds(Int64(session.queryTimeout * 1e9))) { [self] in
+            guard run.claim() else { return }
             _ = connection.failed(BackendUnavailable(reason: session.giveUp()), backend: self)
-            return false
+            news.wake()
+        }
+        session.start(query) { [self] result in
+            late.cancel()
+            guard !run.isStopped else { return }
+            let answer = whole
+                ? Self.lookAnswer(identifying: result, cursor: cursor, database: database, connection: connection)
+                : Self.lookAnswer(to: result)
+            switch answer {
+            case .nothingNew:
+                pace.heard()
+                scheduleLook(on: session, run: run)
+            case .news(let page):
+                pace.heard()
+                if !page.isEmpty { lookedAhead.keep(page, cursor: cursor, database: database) }
+                if run.claim() { news.post() }
+            case .failed:
+                if run.claim() { news.wake() }
+            }
         }
     }
 
-    /// What a look's answer says: nothing to fetch, or (false) something, another database or
-    /// one gone back in time (which the next fetch reads whole), or no answer at all.
-    private static func nothingNew(in result: Result<[PostgresRow], any Error>, connection: ConnectionState, pace: NewsPace) -> Bool {
-        guard let row = try? result.get().first, let (newest, database) = try? row.decode((Int64?, String?).self) else { return false }
-        pace.heard()
-        if database != connection.database || (newest ?? 0) < connection.cursor {
+    /// How often a look also checks that the database is the one read from.
+    static let identityLookInterval = 10.0
+
+    private enum LookResult {
+        case nothingNew
+        /// Something to fetch: the first page of it, or nothing when the fetch must read whole.
+        case news([ServerRow])
+        /// No answer: the fetch that follows says why.
+        case failed
+    }
+
+    private static func lookAnswer(to result: Result<[PostgresRow], any Error>) -> LookResult {
+        guard let rows = try? result.get(),
+              let page = try? rows.map({ try ServerRow($0.decode((String, ByteBuffer?, Int64, String, Int64, Bool, Int64).self)) }) else { return .failed }
+        return page.isEmpty ? .nothingNew : .news(page)
+    }
+
+    /// The look that also reads the identity and the newest change number: another database,
+    /// or one gone back in time, is news (read whole).
+    private static func lookAnswer(identifying result: Result<[PostgresRow], any Error>, cursor: Int64, database: String,
+                                   connection: ConnectionState) -> LookResult {
+        typealias LookRow = (String?, Int64?, String?, ByteBuffer?, Int64?, String?, Int64?, Bool?, Int64?)
+        guard let rows = try? result.get(), !rows.isEmpty,
+              let decoded = try? rows.map({ try $0.decode(LookRow.self) }) else { return .failed }
+        let newest = decoded[0].1 ?? 0
+        if decoded[0].0 != database || newest < cursor {
             connection.readAgain()
-            return false
+            return .news([])
         }
-        return (newest ?? 0) == connection.cursor
+        if newest == cursor { return .nothingNew }
+        return .news(decoded.compactMap { row -> ServerRow? in
+            guard let key = row.2, let clock = row.4, let writer = row.5, let change = row.6, let oversized = row.7, let size = row.8 else { return nil }
+            return ServerRow((key, row.3, clock, writer, change, oversized, size))
+        })
     }
 
     public func wake() { news.wake() }
@@ -367,28 +442,6 @@ private final class NewsSignal: @unchecked Sendable {
     }
 
     enum Ending { case woken, news, deadline }
-    enum LookEnding { case answered(Bool), woken, late }
-
-    /// Wakes a `wait(for:seconds:)` to look at its answer again.
-    func poke() { condition.withLock { condition.broadcast() } }
-
-    /// Waits for `answer` (given before `poke()`), a wake, or `seconds`. A wake is taken: the
-    /// store's pass that follows sends what it was for.
-    func wait(for answer: LookAnswer, seconds: Double) -> LookEnding {
-        let deadline = Date(timeIntervalSinceNow: seconds)
-        return condition.withLock {
-            while true {
-                if let given = answer.value { return .answered(given) }
-                if woken {
-                    woken = false
-                    news = false
-                    return .woken
-                }
-                if Date() >= deadline { return .late }
-                _ = condition.wait(until: deadline)
-            }
-        }
-    }
 
     /// Waits for a wake, for news once `gate` has come, or for `deadline`, and says which.
     @discardableResult
@@ -410,15 +463,24 @@ private final class NewsSignal: @unchecked Sendable {
     }
 }
 
-/// The answer to one look, given once on a NIO thread. One per look, so the answer to a look
-/// left behind (woken meanwhile) never stands for the next one's.
-private final class LookAnswer: @unchecked Sendable {
+/// One wait's looks: stopped when the wait ends, and claimed once by whichever ends the wait
+/// (news, a failure, a late answer), so a look left behind never speaks for the next wait.
+private final class LookRun: @unchecked Sendable {
     private let lock = NSLock()
-    private var given: Bool?
+    private var stopped = false
 
-    var value: Bool? { lock.withLock { given } }
+    var isStopped: Bool { lock.withLock { stopped } }
 
-    func give(_ nothingNew: Bool) { lock.withLock { given = nothingNew } }
+    func stop() { lock.withLock { stopped = true } }
+
+    /// True for the first caller only, while the run is not stopped; it stops the run.
+    func claim() -> Bool {
+        lock.withLock {
+            guard !stopped else { return false }
+            stopped = true
+            return true
+        }
+    }
 }
 
 /// When the server was last heard from, and how soon news may cost another fetch: each fetch
@@ -435,7 +497,20 @@ private final class NewsPace: @unchecked Sendable {
     private var emptyFetches = 0
     private var whole = false
 
+    private var identityLookedAt = Date.distantPast
+
     var lastHeard: Date { lock.withLock { heardAt } }
+
+    /// True, and counted as done, when the last look at the database's identity is `interval`
+    /// seconds old.
+    func identityLookDue(every interval: Double) -> Bool {
+        lock.withLock {
+            let now = Date()
+            guard now.timeIntervalSince(identityLookedAt) >= interval else { return false }
+            identityLookedAt = now
+            return true
+        }
+    }
 
     var lastFetchWasWhole: Bool { lock.withLock { whole } }
 
@@ -457,6 +532,38 @@ private final class NewsPace: @unchecked Sendable {
             fetchedAt = heardAt
             emptyFetches = rows == 0 ? emptyFetches + 1 : 0
             whole = fromStart
+        }
+    }
+}
+
+/// One change row as the server sends it, before it is checked and made a record.
+private struct ServerRow: Sendable {
+    let key: String
+    let value: ByteBuffer?
+    let clock: Int64
+    let writer: String
+    let change: Int64
+    let oversized: Bool
+    let size: Int64
+
+    init(_ columns: (String, ByteBuffer?, Int64, String, Int64, Bool, Int64)) {
+        (key, value, clock, writer, change, oversized, size) = columns
+    }
+}
+
+/// The first page of changes a look brought, given on a NIO thread and taken by the fetch that
+/// follows; it stands only for the cursor and database it was read at.
+private final class LookedAhead: @unchecked Sendable {
+    private let lock = NSLock()
+    private var kept: (rows: [ServerRow], cursor: Int64, database: String)?
+
+    func keep(_ rows: [ServerRow], cursor: Int64, database: String) { lock.withLock { kept = (rows, cursor, database) } }
+
+    func take(cursor: Int64, database: String) -> [ServerRow]? {
+        lock.withLock {
+            defer { kept = nil }
+            guard let kept, kept.cursor == cursor, kept.database == database else { return nil }
+            return kept.rows
         }
     }
 }

@@ -76,6 +76,9 @@ final class PostgresSession: @unchecked Sendable {
         connection.query(query, logger: Self.silentLogger).whenComplete { handler($0.map(\.rows)) }
     }
 
+    /// The event loop the connection's work runs on.
+    var eventLoop: any EventLoop { connection.eventLoop }
+
     /// How long a statement may take before it is given up.
     var queryTimeout: Double { timeout }
 

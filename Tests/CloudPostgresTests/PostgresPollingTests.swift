@@ -21,11 +21,11 @@ struct PostgresPollingTests {
         return name
     }
 
-    func backend(_ database: String, device: String, quietPeriod: Double = 30) -> PostgresBackend {
+    func backend(_ database: String, device: String, quietPeriod: Double = 30, pageSize: Int = 2_000) -> PostgresBackend {
         var address = server.address(database: database)
         address.newsWait = .poll
         return PostgresBackend(address: address, password: server.password, device: DeviceIdentifier(device)!,
-                               options: .init(connectTimeout: 5, queryTimeout: 5, pollInterval: 0.2, quietPeriod: quietPeriod))
+                               options: .init(connectTimeout: 5, queryTimeout: 5, fetchPageSize: pageSize, pollInterval: 0.2, quietPeriod: quietPeriod))
     }
 
     func record(_ value: String, clock: UInt64, device: String) -> ChangeRecord {
@@ -44,6 +44,41 @@ struct PostgresPollingTests {
         reader.waitForChanges(timeout: 60)
         #expect(Date().timeIntervalSince(started) < 30, "ended by the change, not by the quiet period or the time-out")
         #expect(try reader.fetchChanges().map(\.payload) == [Data("Tea Party".utf8)])
+    }
+
+    @Test("the look that finds news brings the changes: the fetch after it sends no statement of its own")
+    func theLookBringsTheChanges() throws {
+        let database = try database()
+        let reader = backend(database, device: "aaaa"), writer = backend(database, device: "bbbb")
+        _ = try reader.fetchChanges()
+        _ = try writer.fetchChanges()
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { try? writer.append([record("Tea Party", clock: 5, device: "bbbb")]) }
+        reader.waitForChanges(timeout: 60)
+        #expect(try reader.fetchChanges().map(\.payload) == [Data("Tea Party".utf8)])
+        // Each backend's last statement: the writer's write, the reader's look.
+        let last = try server.psql("SELECT left(regexp_replace(query, '\\s+', ' ', 'g'), 400) FROM pg_stat_activity WHERE datname = '\(database)' AND application_name = 'wonderland' ORDER BY query",
+                                   database: "wonderland").split(separator: "\n").map(String.init)
+        #expect(last.count == 2)
+        #expect(last.contains { $0.hasPrefix("/* look */") }, "the reader's last statement is its look: \(last)")
+        #expect(!last.contains { $0.hasPrefix("/* fetch */") }, "no fetch of its own after the look: \(last)")
+    }
+
+    @Test("more changes than a page: the look's page, then the fetch's own pages, every change once")
+    func moreThanAPageAfterALook() throws {
+        let database = try database()
+        let reader = backend(database, device: "aaaa", pageSize: 3), writer = backend(database, device: "bbbb")
+        _ = try reader.fetchChanges()
+        _ = try writer.fetchChanges()
+        let burst = (0 ..< 8).map { index in
+            ChangeRecord(key: "key\(index)", payload: Data("value \(index)".utf8), stamp: ChangeStamp(clock: HybridTimestamp(rawValue: 10 + UInt64(index)), device: DeviceIdentifier("bbbb")!))
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.5) { try? writer.append(burst) }
+        reader.waitForChanges(timeout: 60)
+        var fetched = try reader.fetchChanges()
+        // The burst is one statement, so one look sees all of it or none.
+        #expect(fetched.count == 8)
+        fetched += try reader.fetchChanges()
+        #expect(fetched.map(\.key).sorted() == burst.map(\.key).sorted())
     }
 
     @Test("with nothing new the wait lasts until its deadline: looking finds nothing and says so to nobody")

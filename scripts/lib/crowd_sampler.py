@@ -9,7 +9,7 @@ average, the machine's busy and total CPU ticks, the server's client backends of
 /proc/PID/smaps_rollup) and CPU ticks of the postmaster and its children, of PgBouncer when
 SERVER_DIR/pooler/pgbouncer.pid names a live one (with its clients waiting for a server
 connection and the longest wait, from SHOW POOLS), and of the sync helpers HAMMER_PID started
-(their PSS every fifth sample only: a thousand smaps_rollup reads are not free), and of
+(their PSS every fifteenth sample only: a thousand smaps_rollup reads are not free), and of
 cloud-hammer itself.
 """
 import json
@@ -63,31 +63,69 @@ def live_pid(path):
         return None
 
 
-def backends(server_dir, role):
+class Console:
+    """One psql kept open for the whole run: a psql started per sample (through bash and
+    runuser) costs the machine more than a sample should."""
+
+    def __init__(self, command):
+        self.process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.DEVNULL, text=True, bufsize=1)
+
+    def ask(self, sql):
+        """The answer's lines, or None when psql has gone or did not answer in 10 s."""
+        try:
+            self.process.stdin.write(sql.rstrip(";") + ";\n\\echo ---end---\n")
+            self.process.stdin.flush()
+            lines = []
+            deadline = time.time() + 10
+            while time.time() < deadline:
+                line = self.process.stdout.readline()
+                if not line:
+                    return None
+                if line.strip() == "---end---":
+                    return lines
+                lines.append(line.rstrip("\n"))
+        except (OSError, ValueError):
+            pass
+        return None
+
+    def close(self):
+        try:
+            self.process.stdin.close()
+            self.process.wait(timeout=5)
+        except (OSError, subprocess.TimeoutExpired):
+            self.process.kill()
+
+
+def backends(console, role):
+    lines = console.ask(f"SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' AND usename = '{role}'")
     try:
-        out = subprocess.run(["scripts/pg-server", "psql", server_dir, "-At", "-c",
-                              f"SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' AND usename = '{role}'"],
-                             capture_output=True, text=True, timeout=10).stdout.strip()
-        return int(out)
-    except (subprocess.TimeoutExpired, ValueError):
+        return int(lines[0]) if lines else None
+    except ValueError:
         return None
 
 
-def pool_waits(server_dir):
-    """PgBouncer's clients waiting for a server connection, and the longest wait (ms), from
-    SHOW POOLS on its console (the server's password, PGPASSWORD, as a stats user)."""
+def pool_console(server_dir):
+    """PgBouncer's console (the server's password, PGPASSWORD, as a stats user), once it runs."""
     try:
         port = open(f"{server_dir}/pooler/port").read().strip()
-        out = subprocess.run(["psql", f"host=127.0.0.1 port={port} dbname=pgbouncer user=wonderland sslmode=require",
-                              "--csv", "-c", "SHOW POOLS"], capture_output=True, text=True, timeout=10).stdout
-        import csv
-        rows = [row for row in csv.DictReader(out.splitlines()) if row.get("database") == "wonderland"]
+    except OSError:
+        return None
+    return Console(["psql", f"host=127.0.0.1 port={port} dbname=pgbouncer user=wonderland sslmode=require", "--csv", "-q"])
+
+
+def pool_waits(console):
+    """Clients waiting for a server connection, and the longest wait (ms), from SHOW POOLS."""
+    import csv
+    lines = console.ask("SHOW POOLS") if console else None
+    try:
+        rows = [row for row in csv.DictReader(lines or []) if row.get("database") == "wonderland"]
         if not rows:
             return None, None
         waiting = sum(int(row["cl_waiting"]) for row in rows)
         longest = max(int(row["maxwait"]) * 1000 + int(row.get("maxwait_us", 0)) // 1000 for row in rows)
         return waiting, longest
-    except (OSError, subprocess.TimeoutExpired, ValueError, KeyError):
+    except (ValueError, KeyError):
         return None, None
 
 
@@ -101,6 +139,8 @@ def main():
     server_dir, role, hammer, out = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
     interval = float(sys.argv[sys.argv.index("--interval") + 1]) if "--interval" in sys.argv else 1.0
     number = 0
+    server_console = Console(["scripts/pg-server", "psql", server_dir, "-At", "-q"])
+    pooler_console = None
     with open(out, "w") as sink:
         while True:
             try:
@@ -111,7 +151,7 @@ def main():
             tree = children_by_parent()
             sample = {"t": started, "load1": float(open("/proc/loadavg").read().split()[0])}
             sample["busy"], sample["total"] = machine_ticks()
-            sample["backends"] = backends(server_dir, role)
+            sample["backends"] = backends(server_console, role)
             postmaster = live_pid(f"{server_dir}/data/postmaster.pid")
             if postmaster:
                 server = [postmaster] + [pid for pid, _, _ in tree.get(postmaster, [])]
@@ -122,7 +162,8 @@ def main():
             if pooler:
                 sample["pooler_pss_kib"] = pss_kib(pooler)
                 sample["pooler_ticks"] = ticks(pooler)
-                sample["pool_waiting"], sample["pool_maxwait_ms"] = pool_waits(server_dir)
+                pooler_console = pooler_console or pool_console(server_dir)
+                sample["pool_waiting"], sample["pool_maxwait_ms"] = pool_waits(pooler_console)
             # HAMMER_PID may be a `timeout` in front of cloud-hammer: its whole tree is looked at.
             below, pending = [], [hammer]
             while pending:
@@ -135,12 +176,16 @@ def main():
             sample["helper_ticks"] = sum(cpu for _, cpu in helpers)
             sample["hammer_pss_kib"] = sum(pss_kib(pid) for pid in hammers)
             sample["hammer_ticks"] = sum(ticks(pid) for pid in hammers)
-            if number % 5 == 0 and helpers:
+            # A thousand smaps_rollup reads are not free: the helpers' memory now and then.
+            if number % 15 == 0 and helpers:
                 sample["helpers_pss_kib"] = sum(pss_kib(pid) for pid, _ in helpers)
             sink.write(json.dumps(sample) + "\n")
             sink.flush()
             number += 1
             time.sleep(max(0.0, interval - (time.time() - started)))
+    server_console.close()
+    if pooler_console:
+        pooler_console.close()
 
 
 if __name__ == "__main__":
