@@ -170,16 +170,18 @@ protocol CrowdMember: AnyObject, Sendable {
 
 /// A device as the app runs it: a store whose worker drives the helper and saves the local copy.
 final class StoreMember: CrowdMember, @unchecked Sendable {
-    private var store: UbiquitousKeyValueStore!
+    private let store: UbiquitousKeyValueStore
 
     init(watcher: CrowdWatcher, makeStore: (@escaping @Sendable () -> Void) throws -> UbiquitousKeyValueStore) throws {
+        // The store's news hook needs the store, which is made with the hook.
         let holder = WeakStore()
-        store = try makeStore { [watcher] in
+        let store = try makeStore { [watcher] in
             guard let store = holder.store else { return }
             store.processExternalChanges()
             watcher.saw(store.object(forKey: watcher.key))
         }
         holder.store = store
+        self.store = store
     }
 
     var status: KeyValueStoreStatus { store.status }

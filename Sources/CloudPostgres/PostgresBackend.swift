@@ -87,9 +87,7 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
                     rows = ahead
                     page = nil
                 } else {
-                    rows = try session.query(Self.changes(after: cursor, limit: options.fetchPageSize)).map { row in
-                        try ServerRow(row.decode((String, ByteBuffer?, Int64, String, Int64, Bool, Int64).self))
-                    }
+                    rows = try session.query(Self.changes(after: cursor, limit: options.fetchPageSize)).map(ServerRow.init(decoding:))
                 }
                 for row in rows {
                     if row.change > cursor { cursor = row.change }
@@ -186,9 +184,9 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
     private func look(on session: PostgresSession, run: LookRun) {
         let cursor = connection.cursor
         let database = connection.database
-        let whole = pace.identityLookDue(every: Self.identityLookInterval)
+        let identifying = pace.identityLookDue(every: Self.identityLookInterval)
         let query: PostgresQuery
-        if whole {
+        if identifying {
             query = """
                 /* look */ SELECT (SELECT id::text FROM wonderland_identity), (SELECT max(change) FROM wonderland_kv), page.*
                 FROM (SELECT 1) AS one LEFT JOIN LATERAL (
@@ -206,7 +204,7 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
         session.start(query) { [self] result in
             late.cancel()
             guard !run.isStopped else { return }
-            let answer = whole
+            let answer = identifying
                 ? Self.lookAnswer(identifying: result, cursor: cursor, database: database, connection: connection)
                 : Self.lookAnswer(to: result)
             switch answer {
@@ -236,7 +234,7 @@ public final class PostgresBackend: KeyValueBackend, @unchecked Sendable {
 
     private static func lookAnswer(to result: Result<[PostgresRow], any Error>) -> LookResult {
         guard let rows = try? result.get(),
-              let page = try? rows.map({ try ServerRow($0.decode((String, ByteBuffer?, Int64, String, Int64, Bool, Int64).self)) }) else { return .failed }
+              let page = try? rows.map(ServerRow.init(decoding:)) else { return .failed }
         return page.isEmpty ? .nothingNew : .news(page)
     }
 
@@ -548,6 +546,11 @@ private struct ServerRow: Sendable {
 
     init(_ columns: (String, ByteBuffer?, Int64, String, Int64, Bool, Int64)) {
         (key, value, clock, writer, change, oversized, size) = columns
+    }
+
+    /// A row of the seven `rowColumns`.
+    init(decoding row: PostgresRow) throws {
+        self.init(try row.decode((String, ByteBuffer?, Int64, String, Int64, Bool, Int64).self))
     }
 }
 
